@@ -1,0 +1,93 @@
+#include "core/tokenizer.hpp"
+
+namespace poolcheck {
+namespace {
+
+bool is_ascii_alnum(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The Unicode White_Space property.
+bool is_white_space(char32_t cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+         cp == 0x205F || cp == 0x3000;
+}
+
+// Decodes the code point at `text[i]` and returns its byte length. Input from
+// the JSON parser is valid UTF-8; anything else is taken a byte at a time.
+std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t& cp) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3
+                           : (lead >> 3) == 0x1E ? 4 : 1;
+  if (length == 1 || i + length > text.size()) {
+    cp = lead;
+    return 1;
+  }
+  cp = lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  return length;
+}
+
+void append_words(SideTokens& side, std::string_view text, std::int64_t vocab_size) {
+  for (const auto& word : split_words(text)) {
+    side.ids.push_back(word_id(word, vocab_size));
+    side.word_ends.push_back(side.ids.size());
+  }
+}
+
+}  // namespace
+
+std::uint32_t fnv1a32(std::string_view bytes) {
+  std::uint32_t hash = 2166136261u;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+std::int64_t word_id(std::string_view token, std::int64_t vocab_size) {
+  return kFirstWordId + static_cast<std::int64_t>(fnv1a32(token) % static_cast<std::uint64_t>(vocab_size - kFirstWordId));
+}
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (is_ascii_alnum(static_cast<unsigned char>(text[i]))) {
+      std::string word;
+      while (i < text.size() && is_ascii_alnum(static_cast<unsigned char>(text[i])))
+        word += ascii_lower(text[i++]);
+      words.push_back(std::move(word));
+      continue;
+    }
+    char32_t cp = 0;
+    const std::size_t length = decode_utf8(text, i, cp);
+    if (!is_white_space(cp)) words.emplace_back(text.substr(i, length));
+    i += length;
+  }
+  return words;
+}
+
+SideTokens tokenize_input(const ScoreInput& input, std::int64_t vocab_size) {
+  SideTokens side;
+  if (!input.is_object) {
+    append_words(side, input.text, vocab_size);
+    return side;
+  }
+  for (const auto& part : input.parts) {
+    if (part.kind == ContentPart::Kind::Text) {
+      append_words(side, part.value, vocab_size);
+    } else {
+      side.placeholder_positions.push_back(side.ids.size());
+      side.ids.push_back(kImagePlaceholderId);
+      side.image_urls.push_back(part.value);
+    }
+  }
+  return side;
+}
+
+}  // namespace poolcheck

@@ -1,0 +1,59 @@
+#include "properties/laws/params_laws.hpp"
+
+#include "core/output_json.hpp"
+#include "core/wire.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+constexpr const char* kLaw = "wire-round-trip";
+
+std::string show(const PoolingParams& params) { return dump_json(params_to_object(params)); }
+
+// The wire default of position i (spec section 2 table).
+Json wire_default(std::size_t i) {
+  if (i == 5) return false;
+  if (i == 9) return kOutputKindFinalOnly;
+  return nullptr;
+}
+
+void expect_same(Violations& out, const char* path, const PoolingParams& want,
+                 const Result<PoolingParams>& got) {
+  if (!got) {
+    out.push_back({kLaw, std::string(path) + " rejected " + show(want) + ": " + got.error().message});
+  } else if (!deep_equal(want, *got)) {
+    out.push_back({kLaw, std::string(path) + " changed " + show(want) + " into " + show(*got)});
+  }
+}
+
+}  // namespace
+
+Violations params_round_trip(const PoolingParams& params) {
+  Violations out;
+  const Json wire = encode_wire(params);
+  if (!wire.is_array() || wire.size() > 10) {
+    out.push_back({kLaw, "encode gave " + dump_json(wire) + ", not an array of at most 10 items"});
+    return out;
+  }
+  if (!wire.empty() && wire.back() == wire_default(wire.size() - 1))
+    out.push_back({kLaw, "encode is not canonical: " + dump_json(wire) + " ends in a default value"});
+  expect_same(out, "JSON view decode(encode(p))", params, decode_wire(wire));
+  expect_same(out, "MessagePack decode(encode(p))", params, decode_wire_msgpack(encode_wire_msgpack(params)));
+  expect_same(out, "object form", params, params_from_object(params_to_object(params), "pooling_params"));
+  return out;
+}
+
+Violations wire_bytes_fixed_point(std::string_view msgpack) {
+  Violations out;
+  auto decoded = decode_wire_msgpack(msgpack);
+  if (!decoded) return out;  // rejection is judged by the error laws
+  const std::string canonical = encode_wire_msgpack(*decoded);
+  expect_same(out, "MessagePack decode(encode(decode(b)))", *decoded, decode_wire_msgpack(canonical));
+  auto again = decode_wire_msgpack(canonical);
+  if (again && encode_wire_msgpack(*again) != canonical)
+    out.push_back({kLaw, "encode(decode(e)) != e for the canonical encoding of " + show(*decoded)});
+  append(out, params_round_trip(*decoded));
+  return out;
+}
+
+}  // namespace poolcheck::laws

@@ -1,0 +1,21 @@
+#pragma once
+// Laws of PoolingParams' two encodings (spec section 2, section 8 "Wire
+// round-trip"): object form and wire form give back what went in, and the
+// wire form is canonical.
+#include <string_view>
+
+#include "core/pooling_params.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// decode(encode(p)) == p through the JSON view and through MessagePack; the
+// array ends in a non-default value (trailing defaults omitted, nothing else);
+// the object form reads back to p.
+Violations params_round_trip(const PoolingParams& params);
+
+// For bytes that decode: encode(decode(b)) decodes to the same params and is
+// itself a fixed point of decode-then-encode.
+Violations wire_bytes_fixed_point(std::string_view msgpack);
+
+}  // namespace poolcheck::laws

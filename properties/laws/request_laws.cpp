@@ -1,0 +1,254 @@
+#include "properties/laws/request_laws.hpp"
+
+#include <algorithm>
+
+#include "core/output_json.hpp"
+#include "core/token_types.hpp"
+#include "core/tokenizer.hpp"
+#include "properties/laws/params_laws.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+const ScoringRequest& request_of(const RequestRun& run) { return run.envelope.request; }
+
+bool offline(const RequestRun& run) { return request_of(run).endpoint == Endpoint::LlmScore; }
+
+std::string pair_name(std::size_t i) { return "pair " + std::to_string(i); }
+
+std::string show(const Json* value) { return value ? dump_json(*value) : "null"; }
+
+// The extra_kwargs the pairs start from: the caller's (offline) or none.
+const Json* base_extras(const RequestRun& run) {
+  if (!offline(run) || !run.caller_before || !run.caller_before->extra_kwargs) return nullptr;
+  return run.caller_before->extra_kwargs.get();
+}
+
+bool has_types(const PairOutput& pair) { return pair.token_type_ids && !pair.token_type_ids->empty(); }
+
+// The base the spec builds (section 7 step 1), derived from the input.
+PoolingParams expected_base(const RequestRun& run) {
+  PoolingParams base = (offline(run) && run.caller_before) ? run.caller_before->clone() : PoolingParams{};
+  base.task = "classify";
+  if (!offline(run)) base.use_activation = request_of(run).use_activation;
+  return base;
+}
+
+std::optional<Json> caller_extra(const RequestRun& run, std::string_view key) {
+  const Json* extras = base_extras(run);
+  if (extras == nullptr) return std::nullopt;
+  auto it = extras->find(key);
+  if (it == extras->end() || it->is_null()) return std::nullopt;
+  return *it;
+}
+
+std::int64_t target_length(const RequestRun& run) {
+  const auto& t = request_of(run).truncate_prompt_tokens;
+  const std::int64_t max_len = run.envelope.model.max_model_len;
+  return (!t || *t == -1) ? max_len : *t;
+}
+
+std::vector<std::string> image_urls(const ScoreInput& input) {
+  std::vector<std::string> urls;
+  for (const auto& part : input.parts)
+    if (part.kind == ContentPart::Kind::ImageUrl) urls.push_back(part.value);
+  return urls;
+}
+
+const ScoreInput& query_of(const RequestRun& run, std::size_t i) {
+  const auto& queries = request_of(run).queries;
+  return queries.size() == 1 ? queries[0] : queries[i];
+}
+
+}  // namespace
+
+Violations keys_never_lost(const RequestRun& run) {
+  Violations out;
+  const Json* base = base_extras(run);
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const PairOutput& pair = run.output.outputs[i];
+    const Json* extras = pair.pooling_params.extra_kwargs.get();
+    if (!has_types(pair)) {
+      // Nothing is computed: the base's extras pass through untouched.
+      if ((base == nullptr) != (extras == nullptr) || (base && *base != *extras))
+        out.push_back({"keys-never-lost", pair_name(i) + " has no token types, so its extra_kwargs should be " +
+                                              show(base) + ", got " + show(extras)});
+      continue;
+    }
+    if (base == nullptr) continue;
+    for (const auto& [key, value] : base->items()) {
+      if (key == kCompressedTokenTypeIds) continue;
+      if (extras == nullptr || !extras->contains(key)) {
+        out.push_back({"keys-never-lost", pair_name(i) + " lost extra_kwargs key '" + key + "' (had " +
+                                              dump_json(value) + "); its extra_kwargs are " + show(extras)});
+      } else if ((*extras)[key] != value) {
+        out.push_back({"keys-never-lost", pair_name(i) + " changed extra_kwargs['" + key + "'] from " +
+                                              dump_json(value) + " to " + dump_json((*extras)[key])});
+      }
+    }
+  }
+  return out;
+}
+
+Violations nothing_mutated(const RequestRun& run) {
+  Violations out;
+  const auto& caller = request_of(run).caller_params;
+  if (run.caller_before && (!caller || !deep_equal(*run.caller_before, *caller)))
+    out.push_back({"nothing-mutated", "the caller's params changed from " +
+                                          dump_json(params_to_object(*run.caller_before)) + " to " +
+                                          (caller ? dump_json(params_to_object(*caller)) : "null")});
+  if (!deep_equal(run.output.base_params, expected_base(run)))
+    out.push_back({"nothing-mutated", "the base params ended as " +
+                                          dump_json(params_to_object(run.output.base_params)) +
+                                          ", expected " + dump_json(params_to_object(expected_base(run)))});
+
+  const Json* caller_extras = caller ? caller->extra_kwargs.get() : nullptr;
+  const Json* base_extras_now = run.output.base_params.extra_kwargs.get();
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const PairOutput& pair = run.output.outputs[i];
+    const Json* extras = pair.pooling_params.extra_kwargs.get();
+    if (extras == nullptr) continue;
+    if (extras == caller_extras)
+      out.push_back({"nothing-mutated", pair_name(i) + "'s extra_kwargs is the caller's own object"});
+    if (!has_types(pair)) continue;  // pairs without types may share the unchanged base
+    if (extras == base_extras_now)
+      out.push_back({"nothing-mutated", pair_name(i) + "'s extra_kwargs is the base params' object"});
+    for (std::size_t j = 0; j < i; ++j)
+      if (run.output.outputs[j].pooling_params.extra_kwargs.get() == extras)
+        out.push_back({"nothing-mutated", pair_name(i) + " and " + pair_name(j) + " share one extra_kwargs object"});
+  }
+  return out;
+}
+
+Violations compression_round_trips(const RequestRun& run) {
+  Violations out;
+  const bool bert = run.envelope.model.style() == TokenizerStyle::Bert;
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const PairOutput& pair = run.output.outputs[i];
+    const auto& ids = pair.prompt.prompt_token_ids;
+    if (pair.token_type_ids.has_value() != bert) {
+      out.push_back({"compression-round-trips", pair_name(i) + (bert ? " has no token types on a BERT-like model"
+                                                                   : " has token types on a model without them")});
+      continue;
+    }
+    if (!has_types(pair)) continue;
+    const auto& types = *pair.token_type_ids;
+    if (types.size() != ids.size()) {
+      out.push_back({"compression-round-trips", pair_name(i) + " has " + std::to_string(types.size()) +
+                                                    " token types for " + std::to_string(ids.size()) + " ids"});
+      continue;
+    }
+    const Json* extras = pair.pooling_params.extra_kwargs.get();
+    const Json* k = (extras && extras->contains(kCompressedTokenTypeIds)) ? &(*extras)[std::string(kCompressedTokenTypeIds)] : nullptr;
+    if (k == nullptr || !k->is_number_integer()) {
+      out.push_back({"compression-round-trips", pair_name(i) + " carries no integer compressed_token_type_ids: " + show(extras)});
+      continue;
+    }
+    const auto rebuilt = reconstruct_token_types(k->get<std::int64_t>(), static_cast<std::int64_t>(ids.size()));
+    if (rebuilt != types)
+      out.push_back({"compression-round-trips", pair_name(i) + ": reconstruct(" + dump_json(*k) + ", " +
+                                                    std::to_string(ids.size()) + ") = " + dump_json(Json(rebuilt)) +
+                                                    " but the aligned types are " + dump_json(Json(types))});
+  }
+  return out;
+}
+
+Violations lengths_and_order(const RequestRun& run) {
+  Violations out;
+  const ScoringRequest& request = request_of(run);
+  const auto& outputs = run.output.outputs;
+  if (outputs.size() != request.documents.size()) {
+    out.push_back({"lengths-and-order", std::to_string(request.documents.size()) + " pairs expected, got " +
+                                            std::to_string(outputs.size()) + " outputs"});
+    return out;
+  }
+  const std::string base = offline(run) ? "score-0"
+                           : (request.endpoint == Endpoint::Rerank ? "rerank-" : "score-") + request.request_id;
+  const bool untruncated = !request.truncate_prompt_tokens && request.max_tokens_per_doc == 0 &&
+                           !caller_extra(run, "max_tokens_per_doc");
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string want = base + "-" + std::to_string(i);
+    if (outputs[i].request_id != want)
+      out.push_back({"lengths-and-order", pair_name(i) + " has request id '" + outputs[i].request_id +
+                                              "', expected '" + want + "'"});
+    if (!untruncated) continue;
+    const auto doc = tokenize_input(request.documents[i], run.envelope.model.vocab_size).ids;
+    const auto& ids = outputs[i].prompt.prompt_token_ids;
+    if (std::search(ids.begin(), ids.end(), doc.begin(), doc.end()) == ids.end())
+      out.push_back({"lengths-and-order", pair_name(i) + "'s prompt " + dump_json(Json(ids)) +
+                                              " does not hold document " + std::to_string(i) + "'s tokens " +
+                                              dump_json(Json(doc))});
+  }
+  return out;
+}
+
+Violations prompt_extras_exact(const RequestRun& run) {
+  Violations out;
+  const ScoringRequest& request = request_of(run);
+  PromptExtras want = request.extras;
+  if (offline(run)) want = {caller_extra(run, "cache_salt"), caller_extra(run, "mm_processor_kwargs")};
+  const Json printed = preprocess_output_to_json(run.output, request);
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const PromptExtras& got = run.output.outputs[i].prompt.extras;
+    if (got.cache_salt != want.cache_salt)
+      out.push_back({"prompt-extras", pair_name(i) + "'s prompt cache_salt is " + show(got.cache_salt ? &*got.cache_salt : nullptr) +
+                                          ", expected " + show(want.cache_salt ? &*want.cache_salt : nullptr)});
+    if (got.mm_processor_kwargs != want.mm_processor_kwargs)
+      out.push_back({"prompt-extras", pair_name(i) + "'s prompt mm_processor_kwargs is " +
+                                          show(got.mm_processor_kwargs ? &*got.mm_processor_kwargs : nullptr) + ", expected " +
+                                          show(want.mm_processor_kwargs ? &*want.mm_processor_kwargs : nullptr)});
+    for (const auto& [key, value] : printed["outputs"][i]["prompt"].items())
+      if (key != "prompt_token_ids" && key != "multi_modal_data" && key != "cache_salt" && key != "mm_processor_kwargs")
+        out.push_back({"prompt-extras", pair_name(i) + "'s engine prompt carries '" + key + "'"});
+    auto urls = image_urls(query_of(run, i));
+    auto doc_urls = image_urls(request.documents[i]);
+    urls.insert(urls.end(), doc_urls.begin(), doc_urls.end());
+    if (run.output.outputs[i].prompt.image_urls != urls)
+      out.push_back({"prompt-extras", pair_name(i) + "'s multi_modal_data images are " +
+                                          dump_json(Json(run.output.outputs[i].prompt.image_urls)) + ", expected " +
+                                          dump_json(Json(urls))});
+  }
+  return out;
+}
+
+Violations truncation_bounds(const RequestRun& run) {
+  Violations out;
+  const ScoringRequest& request = request_of(run);
+  const ModelConfig& model = run.envelope.model;
+  const std::int64_t limit = target_length(run);
+  const std::int64_t pad_id = model.tokenizer.pad_token_id;
+  const bool pads_look_special = request.pad_to_max_length && pad_id >= kClsTokenId && pad_id <= kImagePlaceholderId;
+  const bool longest_first = request.truncate_prompt_tokens && !request.truncation_side;
+  const std::int64_t specials = model.style() == TokenizerStyle::Llm ? 0 : 3;
+
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const auto& ids = run.output.outputs[i].prompt.prompt_token_ids;
+    const auto length = static_cast<std::int64_t>(ids.size());
+    if (request.pad_to_max_length ? length != model.max_model_len : length > limit)
+      out.push_back({"truncation-bounds", pair_name(i) + " has " + std::to_string(length) + " tokens; expected " +
+                                              (request.pad_to_max_length ? "exactly " + std::to_string(model.max_model_len) + " (padded)"
+                                                                         : "at most " + std::to_string(limit))});
+    const auto images = static_cast<std::int64_t>(run.output.outputs[i].prompt.image_urls.size());
+    if (!longest_first || pads_look_special || limit < specials + images) continue;
+    const auto count = [&](std::int64_t id) { return std::count(ids.begin(), ids.end(), id); };
+    const bool kept = count(kClsTokenId) == (specials ? 1 : 0) && count(kSepTokenId) == (specials ? 2 : 0) &&
+                      count(kImagePlaceholderId) == images;
+    if (!kept)
+      out.push_back({"truncation-bounds", pair_name(i) + ": longest-first truncation dropped a special token: " +
+                                              dump_json(Json(ids))});
+  }
+  return out;
+}
+
+Violations request_laws(const RequestRun& run) {
+  Violations out = keys_never_lost(run);
+  append(out, nothing_mutated(run));
+  append(out, compression_round_trips(run));
+  append(out, lengths_and_order(run));
+  append(out, prompt_extras_exact(run));
+  append(out, truncation_bounds(run));
+  for (const auto& pair : run.output.outputs) append(out, params_round_trip(pair.pooling_params));
+  return out;
+}
+
+}  // namespace poolcheck::laws

@@ -1,0 +1,41 @@
+#pragma once
+// The laws of spec section 8 over one pre-processing run that was accepted.
+// Each derives what it expects from the input (the envelope and a snapshot of
+// the caller's params taken before the run), not from the core's internals.
+#include <optional>
+
+#include "core/envelope.hpp"
+#include "core/preprocess.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+struct RequestRun {
+  const Envelope& envelope;
+  // A deep snapshot of envelope.request.caller_params taken before the run.
+  const std::optional<PoolingParams>& caller_before;
+  const PreprocessOutput& output;
+};
+
+// Every key of the base extra_kwargs is in every pair's, deep-equal
+// (compressed_token_type_ids excepted, whose value is the computed one).
+Violations keys_never_lost(const RequestRun& run);
+// The caller's params and the base are as before; no pair's extra_kwargs
+// aliases the caller's, and pairs given their own params share them with no one.
+Violations nothing_mutated(const RequestRun& run);
+// For aligned types: same length as the ids, and
+// reconstruct(k, len(prompt_token_ids)) gives them back.
+Violations compression_round_trips(const RequestRun& run);
+// One output per pair, request ids <base>-0..n-1, and (untruncated) each
+// pair holds its own document's tokens, in document order.
+Violations lengths_and_order(const RequestRun& run);
+// The engine prompt holds exactly the non-null extras, and nothing else.
+Violations prompt_extras_exact(const RequestRun& run);
+// No prompt exceeds its target (max_model_len without one); padding fills to
+// max_model_len exactly; longest-first keeps every special token.
+Violations truncation_bounds(const RequestRun& run);
+
+// All of the above, plus the wire round trip of every pair's params.
+Violations request_laws(const RequestRun& run);
+
+}  // namespace poolcheck::laws

@@ -1,0 +1,26 @@
+#pragma once
+// Laws of token-type compression, worker batches and packing (spec section 3),
+// stated independently of the core's scan.
+#include <cstdint>
+#include <span>
+
+#include "core/token_types.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// compress(t) fails exactly when t holds a value above 1 or a 0 after the
+// first 1 (negatives pass: a vLLM quirk), with the spec's message; otherwise
+// it is the index of the first 1 (or the length), and for t over {0, 1}
+// reconstruct(compress(t), len(t)) == t.
+Violations compression_law(std::span<const std::int64_t> types);
+
+// No key anywhere: no tensor. Otherwise one list of sum(seq_len) types, each
+// request's slice reconstruct(k, len) (all zeros without the key).
+Violations batch_law(std::span<const BatchRequest> batch);
+
+// unpack(pack(ids, types)) gives the ids back, and the types for the first
+// len(types) positions (0 after); types longer than ids are an internal error.
+Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::int64_t> types);
+
+}  // namespace poolcheck::laws
