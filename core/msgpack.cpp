@@ -30,31 +30,43 @@ void put_tagged(std::string& out, std::uint8_t tag, std::uint64_t value, int byt
 // 2^32..INT64_MAX is uint64, never int64), a negative one the signed family
 // (negative fixint, then int8/16/32/64).
 void put_uint(std::string& out, std::uint64_t v) {
-  if (v < 0x80) out.push_back(static_cast<char>(v));
-  else if (v <= 0xff) put_tagged(out, 0xcc, v, 1);
-  else if (v <= 0xffff) put_tagged(out, 0xcd, v, 2);
-  else if (v <= 0xffffffff) put_tagged(out, 0xce, v, 4);
-  else put_tagged(out, 0xcf, v, 8);
+  if (v < 0x80)
+    out.push_back(static_cast<char>(v));
+  else if (v <= 0xff)
+    put_tagged(out, 0xcc, v, 1);
+  else if (v <= 0xffff)
+    put_tagged(out, 0xcd, v, 2);
+  else if (v <= 0xffffffff)
+    put_tagged(out, 0xce, v, 4);
+  else
+    put_tagged(out, 0xcf, v, 8);
 }
 
 void put_int(std::string& out, std::int64_t v) {
   if (v >= 0) return put_uint(out, static_cast<std::uint64_t>(v));
   // Two's complement: the low bytes of the 64-bit pattern are the narrow value.
   const auto bits = static_cast<std::uint64_t>(v);
-  if (v >= -32) out.push_back(static_cast<char>(bits & 0xff));
-  else if (v >= INT8_MIN) put_tagged(out, 0xd0, bits, 1);
-  else if (v >= INT16_MIN) put_tagged(out, 0xd1, bits, 2);
-  else if (v >= INT32_MIN) put_tagged(out, 0xd2, bits, 4);
-  else put_tagged(out, 0xd3, bits, 8);
+  if (v >= -32)
+    out.push_back(static_cast<char>(bits & 0xff));
+  else if (v >= INT8_MIN)
+    put_tagged(out, 0xd0, bits, 1);
+  else if (v >= INT16_MIN)
+    put_tagged(out, 0xd1, bits, 2);
+  else if (v >= INT32_MIN)
+    put_tagged(out, 0xd2, bits, 4);
+  else
+    put_tagged(out, 0xd3, bits, 8);
 }
 
 // msgspec writes every float as float64, even when float32 would be lossless.
-void put_float(std::string& out, double v) { put_tagged(out, 0xcb, std::bit_cast<std::uint64_t>(v), 8); }
+void put_float(std::string& out, double v) {
+  put_tagged(out, 0xcb, std::bit_cast<std::uint64_t>(v), 8);
+}
 
 // The header forms of one length-prefixed family, shortest first.
 struct HeaderForms {
-  std::uint8_t fix;          // fix form: tag | length
-  std::size_t fix_limit;     // lengths below this use the fix form (0: none)
+  std::uint8_t fix;                   // fix form: tag | length
+  std::size_t fix_limit;              // lengths below this use the fix form (0: none)
   std::optional<std::uint8_t> form8;  // arrays and maps have no 8-bit form
   std::uint8_t form16;
   std::uint8_t form32;
@@ -68,10 +80,14 @@ constexpr HeaderForms kMapForms{0x80, 16, std::nullopt, 0xde, 0xdf};
 // Lengths of 2^32 or more cannot be written; the core never builds them (its
 // inputs are bounded to 8 MiB), so they are not checked here.
 void put_header(std::string& out, const HeaderForms& forms, std::size_t length) {
-  if (length < forms.fix_limit) out.push_back(static_cast<char>(forms.fix | length));
-  else if (forms.form8 && length <= 0xff) put_tagged(out, *forms.form8, length, 1);
-  else if (length <= 0xffff) put_tagged(out, forms.form16, length, 2);
-  else put_tagged(out, forms.form32, length, 4);
+  if (length < forms.fix_limit)
+    out.push_back(static_cast<char>(forms.fix | length));
+  else if (forms.form8 && length <= 0xff)
+    put_tagged(out, *forms.form8, length, 1);
+  else if (length <= 0xffff)
+    put_tagged(out, forms.form16, length, 2);
+  else
+    put_tagged(out, forms.form32, length, 4);
 }
 
 void put_bytes(std::string& out, const HeaderForms& forms, std::string_view bytes) {
@@ -133,14 +149,22 @@ std::size_t invalid_utf8_at(std::string_view s) {
     }
     std::size_t length = 0;
     std::uint8_t lo = 0x80, hi = 0xbf;  // range of the second byte
-    if (c >= 0xc2 && c <= 0xdf) length = 2;
-    else if (c == 0xe0) length = 3, lo = 0xa0;
-    else if (c == 0xed) length = 3, hi = 0x9f;
-    else if (c >= 0xe1 && c <= 0xef) length = 3;
-    else if (c == 0xf0) length = 4, lo = 0x90;
-    else if (c == 0xf4) length = 4, hi = 0x8f;
-    else if (c >= 0xf1 && c <= 0xf3) length = 4;
-    else return i;
+    if (c >= 0xc2 && c <= 0xdf)
+      length = 2;
+    else if (c == 0xe0)
+      length = 3, lo = 0xa0;
+    else if (c == 0xed)
+      length = 3, hi = 0x9f;
+    else if (c >= 0xe1 && c <= 0xef)
+      length = 3;
+    else if (c == 0xf0)
+      length = 4, lo = 0x90;
+    else if (c == 0xf4)
+      length = 4, hi = 0x8f;
+    else if (c >= 0xf1 && c <= 0xf3)
+      length = 4;
+    else
+      return i;
     if (s.size() - i < length) return i;
     const auto second = static_cast<std::uint8_t>(s[i + 1]);
     if (second < lo || second > hi) return i;
@@ -151,16 +175,17 @@ std::size_t invalid_utf8_at(std::string_view s) {
   return std::string_view::npos;
 }
 
-bool is_str_tag(std::uint8_t tag) { return (tag >= 0xa0 && tag <= 0xbf) || (tag >= 0xd9 && tag <= 0xdb); }
+bool is_str_tag(std::uint8_t tag) {
+  return (tag >= 0xa0 && tag <= 0xbf) || (tag >= 0xd9 && tag <= 0xdb);
+}
 
 // The MessagePack name of a type byte in 0xc0..0xdf.
 std::string_view format_name(std::uint8_t tag) {
   static constexpr std::string_view kNames[] = {
-      "nil",     "(never used)", "false",    "true",     "bin8",    "bin16",   "bin32",
-      "ext8",    "ext16",        "ext32",    "float32",  "float64", "uint8",   "uint16",
-      "uint32",  "uint64",       "int8",     "int16",    "int32",   "int64",   "fixext1",
-      "fixext2", "fixext4",      "fixext8",  "fixext16", "str8",    "str16",   "str32",
-      "array16", "array32",      "map16",    "map32"};
+      "nil",      "(never used)", "false",   "true",    "bin8",    "bin16",   "bin32",   "ext8",
+      "ext16",    "ext32",        "float32", "float64", "uint8",   "uint16",  "uint32",  "uint64",
+      "int8",     "int16",        "int32",   "int64",   "fixext1", "fixext2", "fixext4", "fixext8",
+      "fixext16", "str8",         "str16",   "str32",   "array16", "array32", "map16",   "map32"};
   return kNames[tag - 0xc0];
 }
 
@@ -186,8 +211,8 @@ class Decoder {
     std::uint64_t remaining;  // items (map entries) still to read
     bool awaiting_key = false;
     std::string key;  // maps: the key of the value being read
-    // Maps: position of each key, so that duplicates cost O(1) instead of
-    // ordered_json's linear search (a quadratic trap on untrusted input).
+    // Maps: the position of each key. ordered_json finds keys by linear
+    // search, which makes a large untrusted map quadratic to build.
     std::unordered_map<std::string, std::size_t> positions;
   };
 
@@ -254,27 +279,48 @@ Decoder::Item Decoder::read_item() {
 // Type bytes 0xc0..0xdf.
 Decoder::Item Decoder::read_tagged(std::uint8_t tag, std::size_t start) {
   switch (tag) {
-    case 0xc0: return std::optional<Json>(nullptr);
-    case 0xc2: return std::optional<Json>(false);
-    case 0xc3: return std::optional<Json>(true);
-    case 0xca: return read_float(4, start, tag);
-    case 0xcb: return read_float(8, start, tag);
-    case 0xcc: return read_unsigned(1, start, tag);
-    case 0xcd: return read_unsigned(2, start, tag);
-    case 0xce: return read_unsigned(4, start, tag);
-    case 0xcf: return read_unsigned(8, start, tag);
-    case 0xd0: return read_signed(1, start, tag);
-    case 0xd1: return read_signed(2, start, tag);
-    case 0xd2: return read_signed(4, start, tag);
-    case 0xd3: return read_signed(8, start, tag);
-    case 0xd9: return read_str_sized(1, start, tag);
-    case 0xda: return read_str_sized(2, start, tag);
-    case 0xdb: return read_str_sized(4, start, tag);
-    case 0xdc: return open_sized(Container::Array, 2, start, tag);
-    case 0xdd: return open_sized(Container::Array, 4, start, tag);
-    case 0xde: return open_sized(Container::Map, 2, start, tag);
-    case 0xdf: return open_sized(Container::Map, 4, start, tag);
-    default: return fail(unsupported_reason(tag), start);  // 0xc1, bin, ext
+    case 0xc0:
+      return std::optional<Json>(nullptr);
+    case 0xc2:
+      return std::optional<Json>(false);
+    case 0xc3:
+      return std::optional<Json>(true);
+    case 0xca:
+      return read_float(4, start, tag);
+    case 0xcb:
+      return read_float(8, start, tag);
+    case 0xcc:
+      return read_unsigned(1, start, tag);
+    case 0xcd:
+      return read_unsigned(2, start, tag);
+    case 0xce:
+      return read_unsigned(4, start, tag);
+    case 0xcf:
+      return read_unsigned(8, start, tag);
+    case 0xd0:
+      return read_signed(1, start, tag);
+    case 0xd1:
+      return read_signed(2, start, tag);
+    case 0xd2:
+      return read_signed(4, start, tag);
+    case 0xd3:
+      return read_signed(8, start, tag);
+    case 0xd9:
+      return read_str_sized(1, start, tag);
+    case 0xda:
+      return read_str_sized(2, start, tag);
+    case 0xdb:
+      return read_str_sized(4, start, tag);
+    case 0xdc:
+      return open_sized(Container::Array, 2, start, tag);
+    case 0xdd:
+      return open_sized(Container::Array, 4, start, tag);
+    case 0xde:
+      return open_sized(Container::Map, 2, start, tag);
+    case 0xdf:
+      return open_sized(Container::Map, 4, start, tag);
+    default:
+      return fail(unsupported_reason(tag), start);  // 0xc1, bin, ext
   }
 }
 
@@ -381,8 +427,10 @@ bool Decoder::add_to_top(Json& value) {
 void Decoder::put_entry(Frame& map, Json value) {
   auto& entries = map.value.get_ref<Json::object_t&>();
   auto [where, fresh] = map.positions.try_emplace(map.key, entries.size());
-  if (fresh) entries.emplace_back(std::move(map.key), std::move(value));
-  else (entries.begin() + static_cast<std::ptrdiff_t>(where->second))->second = std::move(value);
+  if (fresh)
+    entries.emplace_back(std::move(map.key), std::move(value));
+  else
+    (entries.begin() + static_cast<std::ptrdiff_t>(where->second))->second = std::move(value);
 }
 
 }  // namespace

@@ -89,7 +89,8 @@ Result<LateInteractionParams> read_late_interaction(const Json& value, std::stri
   if (!key) return key.error();
   out.query_key = std::move(*key);
   const Json* uses = value.size() == 3 ? &value[2] : nullptr;
-  if (auto e = assign(nullable<std::int64_t>(uses, read_int, position_path(path, 2)), out.query_uses))
+  if (auto e =
+          assign(nullable<std::int64_t>(uses, read_int, position_path(path, 2)), out.query_uses))
     return *e;
   return out;
 }
@@ -109,7 +110,8 @@ constexpr std::array<Step, kWireFields> kSteps = {
       return assign(nullable<std::int64_t>(v, read_int, path), p.step_tag_id);
     },
     [](const Json* v, std::string_view path, PoolingParams& p) {
-      return assign(nullable<std::vector<std::int64_t>>(v, read_int_list, path), p.returned_token_ids);
+      return assign(nullable<std::vector<std::int64_t>>(v, read_int_list, path),
+                    p.returned_token_ids);
     },
     [](const Json* v, std::string_view path, PoolingParams& p) {
       return assign(nullable<std::string>(v, read_task, path), p.task);

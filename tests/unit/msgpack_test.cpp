@@ -148,7 +148,8 @@ TEST(MsgpackEncode, BinaryValuesUseBinFormat) {
 TEST(MsgpackEncode, SpecWireExample) {
   Json extra = Json::object();
   extra["compressed_token_type_ids"] = 3;
-  Json array = Json::array({nullptr, nullptr, nullptr, nullptr, "classify", false, nullptr, nullptr, extra});
+  Json array =
+      Json::array({nullptr, nullptr, nullptr, nullptr, "classify", false, nullptr, nullptr, extra});
   EXPECT_EQ(encoded(array),
             "99c0c0c0c0a8636c617373696679c2c0c081b9" + hex("compressed_token_type_ids") + "03");
 }
@@ -220,26 +221,32 @@ TEST(MsgpackDecode, DuplicateKeysKeepFirstPositionAndLastValue) {
 }
 
 TEST(MsgpackDecode, RejectsEmptyAndTruncatedInput) {
-  EXPECT_EQ(rejection(""), "Invalid MessagePack: unexpected end of input, a value was expected at byte 0");
+  EXPECT_EQ(rejection(""),
+            "Invalid MessagePack: unexpected end of input, a value was expected at byte 0");
   EXPECT_EQ(rejection(bytes({0x92, 0xcc, 0x01})),
             "Invalid MessagePack: unexpected end of input, a value was expected at byte 3");
   EXPECT_EQ(rejection(bytes({0x92, 0x01})),
             "Invalid MessagePack: array declares 2 items but only 1 byte follows at byte 0");
   EXPECT_EQ(rejection(bytes({0x81, 0xa1, 0x61})),
             "Invalid MessagePack: unexpected end of input, a value was expected at byte 3");
-  EXPECT_EQ(rejection(bytes({0x91, 0xce, 0x00, 0x01})), "Invalid MessagePack: truncated uint32 at byte 1");
-  EXPECT_EQ(rejection(bytes({0xcb, 0x3f, 0xf0})), "Invalid MessagePack: truncated float64 at byte 0");
+  EXPECT_EQ(rejection(bytes({0x91, 0xce, 0x00, 0x01})),
+            "Invalid MessagePack: truncated uint32 at byte 1");
+  EXPECT_EQ(rejection(bytes({0xcb, 0x3f, 0xf0})),
+            "Invalid MessagePack: truncated float64 at byte 0");
   EXPECT_EQ(rejection(bytes({0xd1, 0x00})), "Invalid MessagePack: truncated int16 at byte 0");
   EXPECT_EQ(rejection(bytes({0xd9})), "Invalid MessagePack: truncated str8 at byte 0");
-  EXPECT_EQ(rejection(bytes({0xdd, 0x00, 0x00})), "Invalid MessagePack: truncated array32 at byte 0");
+  EXPECT_EQ(rejection(bytes({0xdd, 0x00, 0x00})),
+            "Invalid MessagePack: truncated array32 at byte 0");
   EXPECT_EQ(rejection(bytes({0xde, 0x00})), "Invalid MessagePack: truncated map16 at byte 0");
   EXPECT_EQ(rejection(bytes({0xa3, 0x61})),
             "Invalid MessagePack: string of 3 bytes runs past the end of input at byte 0");
 }
 
 TEST(MsgpackDecode, RejectsTrailingBytes) {
-  EXPECT_EQ(rejection(bytes({0x01, 0x02})), "Invalid MessagePack: trailing data after the value at byte 1");
-  EXPECT_EQ(rejection(bytes({0x90, 0xc0})), "Invalid MessagePack: trailing data after the value at byte 1");
+  EXPECT_EQ(rejection(bytes({0x01, 0x02})),
+            "Invalid MessagePack: trailing data after the value at byte 1");
+  EXPECT_EQ(rejection(bytes({0x90, 0xc0})),
+            "Invalid MessagePack: trailing data after the value at byte 1");
 }
 
 TEST(MsgpackDecode, NestingDepthSixtyFourPassesSixtyFiveFails) {
@@ -247,12 +254,14 @@ TEST(MsgpackDecode, NestingDepthSixtyFourPassesSixtyFiveFails) {
   EXPECT_EQ(rejection(nested_arrays(kMaxNestingDepth + 1)),
             "Invalid MessagePack: containers nested more than 64 deep at byte 64");
   // Non-empty innermost containers and maps count alike.
-  const std::string deep_scalar = std::string(64, static_cast<char>(0x91)) + static_cast<char>(0xc0);
+  const std::string deep_scalar =
+      std::string(64, static_cast<char>(0x91)) + static_cast<char>(0xc0);
   EXPECT_TRUE(from_msgpack(deep_scalar).ok());
   std::string maps;
   for (int i = 0; i < 65; ++i) maps += bytes({0x81, 0xa1, 0x6b});
   maps += bytes({0xc0});
-  EXPECT_EQ(rejection(maps), "Invalid MessagePack: containers nested more than 64 deep at byte 192");
+  EXPECT_EQ(rejection(maps),
+            "Invalid MessagePack: containers nested more than 64 deep at byte 192");
 }
 
 TEST(MsgpackDecode, DeepInputIsRejectedWithoutRecursion) {
@@ -262,20 +271,28 @@ TEST(MsgpackDecode, DeepInputIsRejectedWithoutRecursion) {
 }
 
 TEST(MsgpackDecode, RejectsBinExtAndReservedTypes) {
-  EXPECT_EQ(rejection(bytes({0xc4, 0x01, 0x00})), "Invalid MessagePack: unsupported type bin8 (0xc4) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xc4, 0x01, 0x00})),
+            "Invalid MessagePack: unsupported type bin8 (0xc4) at byte 0");
   EXPECT_EQ(rejection(bytes({0x91, 0xc5, 0x00, 0x00})),
             "Invalid MessagePack: unsupported type bin16 (0xc5) at byte 1");
-  EXPECT_EQ(rejection(bytes({0xc6})), "Invalid MessagePack: unsupported type bin32 (0xc6) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xc6})),
+            "Invalid MessagePack: unsupported type bin32 (0xc6) at byte 0");
   EXPECT_EQ(rejection(bytes({0xc7, 0x01, 0x01, 0x00})),
             "Invalid MessagePack: unsupported type ext8 (0xc7) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xc8})), "Invalid MessagePack: unsupported type ext16 (0xc8) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xc9})), "Invalid MessagePack: unsupported type ext32 (0xc9) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xc8})),
+            "Invalid MessagePack: unsupported type ext16 (0xc8) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xc9})),
+            "Invalid MessagePack: unsupported type ext32 (0xc9) at byte 0");
   EXPECT_EQ(rejection(bytes({0xd4, 0x01, 0x00})),
             "Invalid MessagePack: unsupported type fixext1 (0xd4) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xd5})), "Invalid MessagePack: unsupported type fixext2 (0xd5) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xd6})), "Invalid MessagePack: unsupported type fixext4 (0xd6) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xd7})), "Invalid MessagePack: unsupported type fixext8 (0xd7) at byte 0");
-  EXPECT_EQ(rejection(bytes({0xd8})), "Invalid MessagePack: unsupported type fixext16 (0xd8) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xd5})),
+            "Invalid MessagePack: unsupported type fixext2 (0xd5) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xd6})),
+            "Invalid MessagePack: unsupported type fixext4 (0xd6) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xd7})),
+            "Invalid MessagePack: unsupported type fixext8 (0xd7) at byte 0");
+  EXPECT_EQ(rejection(bytes({0xd8})),
+            "Invalid MessagePack: unsupported type fixext16 (0xd8) at byte 0");
   EXPECT_EQ(rejection(bytes({0xc1})), "Invalid MessagePack: reserved type byte 0xc1 at byte 0");
 }
 
@@ -292,7 +309,9 @@ TEST(MsgpackDecode, AcceptsWellFormedUtf8) {
 }
 
 TEST(MsgpackDecode, RejectsInvalidUtf8) {
-  auto message = [](int at) { return "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at); };
+  auto message = [](int at) {
+    return "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at);
+  };
   EXPECT_EQ(rejection(bytes({0xa2, 0xc3, 0x28})), message(1));              // bad continuation
   EXPECT_EQ(rejection(bytes({0xa2, 0x61, 0x80})), message(2));              // lone continuation
   EXPECT_EQ(rejection(bytes({0xa2, 0xc0, 0x80})), message(1));              // overlong NUL
@@ -300,15 +319,17 @@ TEST(MsgpackDecode, RejectsInvalidUtf8) {
   EXPECT_EQ(rejection(bytes({0xa3, 0xed, 0xa0, 0x80})), message(1));        // surrogate U+D800
   EXPECT_EQ(rejection(bytes({0xa4, 0xf4, 0x90, 0x80, 0x80})), message(1));  // above U+10FFFF
   EXPECT_EQ(rejection(bytes({0xa1, 0xff})), message(1));
-  EXPECT_EQ(rejection(bytes({0xa2, 0x61, 0xe2})), message(2));              // cut sequence
-  EXPECT_EQ(rejection(bytes({0xa3, 0xe2, 0x82, 0x28})), message(1));        // bad third byte
+  EXPECT_EQ(rejection(bytes({0xa2, 0x61, 0xe2})), message(2));        // cut sequence
+  EXPECT_EQ(rejection(bytes({0xa3, 0xe2, 0x82, 0x28})), message(1));  // bad third byte
   // In a map key too.
   EXPECT_EQ(rejection(bytes({0x81, 0xa1, 0xff, 0xc0})), message(2));
 }
 
 TEST(MsgpackDecode, RejectsNonStringMapKeys) {
-  EXPECT_EQ(rejection(bytes({0x81, 0x01, 0x02})), "Invalid MessagePack: map key is not a string at byte 1");
-  EXPECT_EQ(rejection(bytes({0x81, 0xc0, 0x02})), "Invalid MessagePack: map key is not a string at byte 1");
+  EXPECT_EQ(rejection(bytes({0x81, 0x01, 0x02})),
+            "Invalid MessagePack: map key is not a string at byte 1");
+  EXPECT_EQ(rejection(bytes({0x81, 0xc0, 0x02})),
+            "Invalid MessagePack: map key is not a string at byte 1");
   EXPECT_EQ(rejection(bytes({0x82, 0xa1, 0x61, 0x01, 0x90, 0x02})),
             "Invalid MessagePack: map key is not a string at byte 4");
   EXPECT_EQ(rejection(bytes({0x81, 0xc4, 0x01, 0x61, 0x02})),
@@ -317,10 +338,12 @@ TEST(MsgpackDecode, RejectsNonStringMapKeys) {
 
 TEST(MsgpackDecode, RejectsHugeDeclaredLengthsWithoutAllocating) {
   // Ten bytes claiming four billion items: refused from the header alone.
-  EXPECT_EQ(rejection(bytes({0xdd, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0})),
-            "Invalid MessagePack: array declares 4294967295 items but only 5 bytes follow at byte 0");
-  EXPECT_EQ(rejection(bytes({0xdf, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0})),
-            "Invalid MessagePack: map declares 4294967295 entries but only 5 bytes follow at byte 0");
+  EXPECT_EQ(
+      rejection(bytes({0xdd, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0})),
+      "Invalid MessagePack: array declares 4294967295 items but only 5 bytes follow at byte 0");
+  EXPECT_EQ(
+      rejection(bytes({0xdf, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0})),
+      "Invalid MessagePack: map declares 4294967295 entries but only 5 bytes follow at byte 0");
   EXPECT_EQ(rejection(bytes({0xdb, 0xff, 0xff, 0xff, 0xff, 0x61})),
             "Invalid MessagePack: string of 4294967295 bytes runs past the end of input at byte 0");
   // A map entry needs two bytes at least.

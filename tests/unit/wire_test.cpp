@@ -52,7 +52,8 @@ Error rejection(const std::string& json) {
   return result.error();
 }
 
-void expect_rejected(const std::string& json, const std::string& message, const std::string& param) {
+void expect_rejected(const std::string& json, const std::string& message,
+                     const std::string& param) {
   Error e = rejection(json);
   EXPECT_EQ(e.message, message) << json;
   EXPECT_EQ(e.param, param) << json;
@@ -73,7 +74,10 @@ TEST(WireEncode, SpecExample) {
 }
 
 TEST(WireEncode, SpecExampleMsgpackBytes) {
-  const std::string expected = std::string("\x99\xc0\xc0\xc0\xc0\xa8" "classify" "\xc2\xc0\xc0\x81\xb9") +
+  const std::string expected = std::string(
+                                   "\x99\xc0\xc0\xc0\xc0\xa8"
+                                   "classify"
+                                   "\xc2\xc0\xc0\x81\xb9") +
                                "compressed_token_type_ids" + "\x03";
   EXPECT_EQ(encode_wire_msgpack(spec_example()), expected);
 }
@@ -122,8 +126,8 @@ TEST(WireDecode, EmptyArrayGivesDefaults) {
 }
 
 TEST(WireDecode, SpecExample) {
-  PoolingParams p =
-      accepted(R"([null,null,null,null,"classify",false,null,null,{"compressed_token_type_ids":3}])");
+  PoolingParams p = accepted(
+      R"([null,null,null,null,"classify",false,null,null,{"compressed_token_type_ids":3}])");
   EXPECT_TRUE(deep_equal(p, spec_example()));
 }
 
@@ -169,21 +173,25 @@ TEST(WireDecode, RejectsWrongScalarTypes) {
   expect_rejected("[null,9223372036854775808]", "$[1]: Input should be a valid integer", "$[1]");
   expect_rejected(R"([null,null,"1"])", "$[2]: Input should be a valid integer", "$[2]");
   expect_rejected("[null,null,null,null,5]", "$[4]: Input should be a valid string", "$[4]");
-  expect_rejected("[null,null,null,null,null,null]", "$[5]: Input should be a valid boolean", "$[5]");
+  expect_rejected("[null,null,null,null,null,null]", "$[5]: Input should be a valid boolean",
+                  "$[5]");
   expect_rejected("[null,null,null,null,null,0]", "$[5]: Input should be a valid boolean", "$[5]");
-  expect_rejected("[null,null,null,null,null,false,1]", "$[6]: Input should be a valid boolean", "$[6]");
+  expect_rejected("[null,null,null,null,null,false,1]", "$[6]: Input should be a valid boolean",
+                  "$[6]");
 }
 
 TEST(WireDecode, RejectsBadReturnedTokenIds) {
   expect_rejected(R"([null,null,null,"x"])", "$[3]: Input should be a valid list", "$[3]");
-  expect_rejected(R"([null,null,null,[1,"a"]])", "$[3][1]: Input should be a valid integer", "$[3][1]");
+  expect_rejected(R"([null,null,null,[1,"a"]])", "$[3][1]: Input should be a valid integer",
+                  "$[3][1]");
 }
 
 TEST(WireDecode, RejectsRemovedTasks) {
   expect_rejected(R"([null,null,null,null,"score"])",
                   "`score` task was removed; use `classify` instead.", "$[4]");
   expect_rejected(R"([null,null,null,null,"encode"])",
-                  "`encode` task was removed; use `token_embed` or `token_classify` instead.", "$[4]");
+                  "`encode` task was removed; use `token_embed` or `token_classify` instead.",
+                  "$[4]");
   EXPECT_EQ(accepted(R"([null,null,null,null,"my-plugin-task"])").task, "my-plugin-task");
 }
 
@@ -192,15 +200,20 @@ TEST(WireDecode, RejectsBadLateInteractionParams) {
   expect_rejected(head + R"({"mode":"score_doc","query_key":"k"}])",
                   "$[7]: Input should be a valid list", "$[7]");
   expect_rejected(head + "[]]", "$[7]: Input should have 2 or 3 items, got 0", "$[7]");
-  expect_rejected(head + R"(["score_doc"]])", "$[7]: Input should have 2 or 3 items, got 1", "$[7]");
-  expect_rejected(head + R"(["score_doc","k",1,2]])", "$[7]: Input should have 2 or 3 items, got 4", "$[7]");
-  expect_rejected(head + R"(["other","k"]])", "$[7][0]: Input should be 'cache_query' or 'score_doc'",
-                  "$[7][0]");
+  expect_rejected(head + R"(["score_doc"]])", "$[7]: Input should have 2 or 3 items, got 1",
+                  "$[7]");
+  expect_rejected(head + R"(["score_doc","k",1,2]])", "$[7]: Input should have 2 or 3 items, got 4",
+                  "$[7]");
+  expect_rejected(head + R"(["other","k"]])",
+                  "$[7][0]: Input should be 'cache_query' or 'score_doc'", "$[7][0]");
   expect_rejected(head + R"([null,"k"]])", "$[7][0]: Input should be 'cache_query' or 'score_doc'",
                   "$[7][0]");
-  expect_rejected(head + R"(["score_doc",1]])", "$[7][1]: Input should be a valid string", "$[7][1]");
-  expect_rejected(head + R"(["score_doc",null]])", "$[7][1]: Input should be a valid string", "$[7][1]");
-  expect_rejected(head + R"(["score_doc","k","3"]])", "$[7][2]: Input should be a valid integer", "$[7][2]");
+  expect_rejected(head + R"(["score_doc",1]])", "$[7][1]: Input should be a valid string",
+                  "$[7][1]");
+  expect_rejected(head + R"(["score_doc",null]])", "$[7][1]: Input should be a valid string",
+                  "$[7][1]");
+  expect_rejected(head + R"(["score_doc","k","3"]])", "$[7][2]: Input should be a valid integer",
+                  "$[7][2]");
 }
 
 TEST(WireDecode, RejectsNonObjectExtraKwargs) {

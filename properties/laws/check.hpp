@@ -1,0 +1,47 @@
+#pragma once
+// The three runners' entry points: RapidCheck properties, the fuzz targets and
+// `poolcheck repro` all hand raw input bytes to one of these, and report what
+// comes back. One function per fuzz target; each runs the core and every law
+// that applies, and never throws.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+struct CheckResult {
+  Violations violations;
+  bool accepted = false;
+  // What the core answered: its output, or the error body. Canonical (the
+  // same input gives the same bytes), so a corpus entry can pin it.
+  Json outcome;
+};
+
+// The `poolcheck preprocess` envelope: bounded parse, pre-processing (twice,
+// for determinism), every law of spec section 8.
+CheckResult check_request_input(std::string_view bytes);
+// MessagePack bytes of the wire form: decode, encode, decode is a fixed point;
+// object form round trip; exact errors.
+CheckResult check_params_wire_input(std::string_view bytes);
+// Bytes read as token types (see token_types_from_bytes): compression,
+// reconstruction, a worker batch and packing.
+CheckResult check_token_types_input(std::string_view bytes);
+// {"model": {...}, "pooling_params": {...}}: verify's laws.
+CheckResult check_verify_input(std::string_view bytes);
+
+// The fuzz targets by name, for runners that pick one at run time.
+struct Target {
+  std::string name;
+  CheckResult (*check)(std::string_view bytes);
+};
+const std::vector<Target>& targets();
+const Target* find_target(std::string_view name);
+
+// Byte b is the type b % 3 (0, 1 or 2), except 0xFC..0xFF, which are -4..-1:
+// mostly near-valid lists, with the quirky negatives and the invalid 2s.
+std::vector<std::int64_t> token_types_from_bytes(std::string_view bytes);
+
+}  // namespace poolcheck::laws

@@ -1,0 +1,126 @@
+#include "properties/laws/error_laws.hpp"
+
+#include <regex>
+
+namespace poolcheck::laws {
+namespace {
+
+// What `param` must be for a family of messages.
+// Field: the path the generic message starts with ("<field>: Input should ...").
+enum class Param { Null, Named, Field, Any };
+
+struct MessageFamily {
+  std::string name;
+  bool quoted_by_spec;
+  Param param;
+  std::string param_name;  // when Param::Named
+  std::regex pattern;
+};
+
+MessageFamily family(std::string name, bool spec, Param param, std::string param_name, const char* pattern) {
+  return {std::move(name), spec, param, std::move(param_name), std::regex(pattern, std::regex::ECMAScript | std::regex::optimize)};
+}
+
+const std::vector<MessageFamily>& catalogue() {
+  static const std::vector<MessageFamily> families = [] {
+    std::vector<MessageFamily> f;
+    // Generic forms (spec section 1), param = the field path.
+    f.push_back(family("type", true, Param::Field, "", R"(^.+: Input should be a valid (integer|string|boolean|list|object)$)"));
+    f.push_back(family("lower-bound", true, Param::Field, "", R"(^.+: Input should be greater than or equal to -?\d+$)"));
+    f.push_back(family("upper-bound", false, Param::Field, "", R"(^.+: Input should be less than or equal to -?\d+$)"));
+    f.push_back(family("missing", false, Param::Field, "", R"(^.+: Field required$)"));
+    f.push_back(family("literal", false, Param::Field, "", R"(^.+: Input should be '[^']*'((, '[^']*')* or '[^']*')?$)"));
+    f.push_back(family("wire-length", false, Param::Field, "", R"(^.+: Input should have .+ items, got \d+$)"));
+    // Quoted by the spec.
+    f.push_back(family("model-not-found", true, Param::Named, "model", R"(^The model `[\s\S]*` does not exist\.$)"));
+    f.push_back(family("cache-salt-empty", true, Param::Named, "cache_salt", R"(^Parameter 'cache_salt' must be a non-empty string if provided\.$)"));
+    f.push_back(family("cache-salt-chars", true, Param::Named, "cache_salt", R"(^Parameter 'cache_salt' must be at most 128 characters and must not contain '@', '/', '\\\\', or NUL\.$)"));
+    f.push_back(family("normalize-removed", true, Param::Named, "normalize", R"(^Parameter `normalize` was removed; use `use_activation` instead\.$)"));
+    f.push_back(family("reserved-chat-keys", true, Param::Named, "chat_template_kwargs", R"(^chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: \{'(chat_template|tools|tokenize)'(, '(tools|tokenize)')*\}$)"));
+    f.push_back(family("pair-lengths", true, Param::Null, "", R"(^Input lengths must be either 1:1, 1:N or N:N$)"));
+    f.push_back(family("no-text", true, Param::Null, "", R"(^At least one text element must be given$)"));
+    f.push_back(family("no-text-pair", true, Param::Null, "", R"(^At least one text_pair element must be given$)"));
+    f.push_back(family("multimodal-unsupported", true, Param::Null, "", R"(^MultiModalParam is not supported for [\s\S]*$)"));
+    f.push_back(family("multimodal-one-item", true, Param::Null, "", R"(^Only one multi-modal item is supported$)"));
+    f.push_back(family("truncation-target", true, Param::Named, "truncate_prompt_tokens", R"(^truncate_prompt_tokens value is greater than max_model_len\. Please request a smaller truncation size\.$)"));
+    f.push_back(family("context-length", true, Param::Null, "", R"(^You passed \d+ input tokens and requested 0 output tokens\. However, the model's context length is only (\d+) tokens, resulting in a maximum input length of \1 tokens\. Please reduce the length of the input prompt\.$)"));
+    f.push_back(family("token-limit-negative", true, Param::Any, "", R"(^max_tokens_per_(query|doc) must be a non-negative integer$)"));
+    f.push_back(family("token-limit-too-large", true, Param::Any, "", R"(^max_tokens_per_(query|doc) \(-?\d+\) must be less than max_model_len \(\d+\)\.$)"));
+    f.push_back(family("token-type-order", true, Param::Null, "", R"(^Token type ids are expected to be a sequence of zeros followed by a sequence of ones$)"));
+    f.push_back(family("task-overwrite", true, Param::Null, "", R"(^You cannot overwrite self\.task=[\s\S]+ with task='classify'!$)"));
+    f.push_back(family("task-score-removed", true, Param::Any, "", R"(^`score` task was removed; use `classify` instead\.$)"));
+    f.push_back(family("task-encode-removed", true, Param::Any, "", R"(^`encode` task was removed; use `token_embed` or `token_classify` instead\.$)"));
+    f.push_back(family("output-kind", true, Param::Any, "", R"(^For pooling output_kind has to be FINAL_ONLY, got [\s\S]+$)"));
+    f.push_back(family("unsupported-parameters", true, Param::Null, "", R"(^Task [\s\S]+ only supports \[.*\] parameters, does not support \[.*\] parameters$)"));
+    f.push_back(family("matryoshka-unsupported", true, Param::Null, "", R"(^Model [\s\S]+ does not support Matryoshka embeddings; dimensions must be unset\. (Received dimensions=-?\d+, outside valid numeric range \[1, -?\d+\]\.|Numeric dimensions are valid only for Matryoshka models in range \[1, -?\d+\]\.)$)"));
+    f.push_back(family("matryoshka-range", true, Param::Null, "", R"(^Model [\s\S]+ only supports dimensions in range \[1, -?\d+\], got -?\d+\.$)"));
+    f.push_back(family("matryoshka-list", true, Param::Null, "", R"(^Model [\s\S]+ only supports Matryoshka dimensions \[.*\], got -?\d+\.$)"));
+    // The core's own wording where the spec leaves it open (docs/decisions.md).
+    f.push_back(family("invalid-json", false, Param::Null, "", R"(^Invalid JSON: [\s\S]+$)"));
+    f.push_back(family("input-too-large", false, Param::Null, "", R"(^Input is \d+ bytes, more than the limit of 8388608 bytes \(8 MiB\)\.$)"));
+    f.push_back(family("input-too-deep", false, Param::Null, "", R"(^Input nests JSON containers more than 64 levels deep\.$)"));
+    f.push_back(family("invalid-msgpack", false, Param::Null, "", R"(^Invalid MessagePack: [\s\S]+ at byte \d+$)"));
+    f.push_back(family("score-shape", false, Param::Null, "", R"(^Exactly one of the input shapes \{queries, documents\}, \{queries, items\}, \{data_1, data_2\} or \{text_1, text_2\} must be given; got .+\.$)"));
+    f.push_back(family("too-many-tokens", false, Param::Null, "", R"(^The request would produce more than 16777216 prompt tokens in total\.$)"));
+    f.push_back(family("batch-too-large", false, Param::Null, "", R"(^The batch has more than 16777216 tokens in total\.$)"));
+    f.push_back(family("reconstruct-too-long", false, Param::Named, "LEN", R"(^LEN may be at most 16777216\.$)"));
+    return f;
+  }();
+  return families;
+}
+
+const MessageFamily* find_family(const std::string& message) {
+  for (const auto& f : catalogue())
+    if (std::regex_match(message, f.pattern)) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string message_family(const std::string& message) {
+  const MessageFamily* f = find_family(message);
+  return f ? f->name : "";
+}
+
+const std::vector<std::string>& spec_message_families() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& f : catalogue())
+      if (f.quoted_by_spec) out.push_back(f.name);
+    return out;
+  }();
+  return names;
+}
+
+Violations error_law(const Error& error) {
+  Violations out;
+  const std::string shown = "'" + error.message + "' (" + std::to_string(error.code) + " " + error.type + ")";
+  const bool bad_request = error.code == 400 && error.type == "BadRequestError";
+  const bool not_found = error.code == 404 && error.type == "NotFoundError";
+  if (!bad_request && !not_found) {
+    out.push_back({"errors-exact", "the outcome is neither a 400 BadRequestError nor the 404: " + shown});
+    return out;
+  }
+  const MessageFamily* f = find_family(error.message);
+  if (f == nullptr) {
+    out.push_back({"errors-exact", "the message is not one the spec or the core's documented forms allow: " + shown});
+    return out;
+  }
+  if (not_found != (f->name == "model-not-found"))
+    out.push_back({"errors-exact", "only the unknown-model message is a 404: " + shown});
+  const std::string param = error.param.value_or("null");
+  if (f->param == Param::Null && error.param)
+    out.push_back({"errors-exact", "param should be null for " + shown + ", got '" + param + "'"});
+  if (f->param == Param::Named && param != f->param_name)
+    out.push_back({"errors-exact", "param should be '" + f->param_name + "' for " + shown + ", got '" + param + "'"});
+  if (f->param == Param::Field) {
+    const std::string field = error.message.substr(0, error.message.rfind(f->name == "missing" ? ": Field" : ": Input"));
+    if (param != field)
+      out.push_back({"errors-exact", "param should be the field '" + field + "' for " + shown + ", got '" + param + "'"});
+  }
+  if (f->param == Param::Any && error.param && error.param->empty())
+    out.push_back({"errors-exact", "param is an empty string for " + shown});
+  return out;
+}
+
+}  // namespace poolcheck::laws

@@ -1,0 +1,19 @@
+#pragma once
+// The error law (spec section 8): a rejected input yields exactly one error
+// body, 400 (or the one 404), whose message is one the spec quotes or one of
+// the core's documented forms, with the param the spec gives it.
+#include "core/error.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+Violations error_law(const Error& error);
+
+// The catalogue entry a message matches, or "" when it matches none. Used by
+// the property suites to show that every spec message is reachable.
+std::string message_family(const std::string& message);
+
+// Every family of the catalogue that the spec quotes, by name.
+const std::vector<std::string>& spec_message_families();
+
+}  // namespace poolcheck::laws
