@@ -1,7 +1,10 @@
 #include "core/json_input.hpp"
 
-#include <cmath>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace poolcheck {
 namespace {
@@ -32,19 +35,108 @@ std::string without_exception_tag(std::string message) {
   return message;
 }
 
-bool all_numbers_finite(const Json& value) {
-  switch (value.type()) {
-    case Json::value_t::number_float:
-      return std::isfinite(value.get<double>());
-    case Json::value_t::array:
-    case Json::value_t::object:
-      for (const auto& child : value)
-        if (!all_numbers_finite(child)) return false;
+// Builds the document from nlohmann's SAX events. nlohmann's own DOM builder
+// inserts object members through ordered_map, which searches linearly for a
+// duplicate: quadratic on an object with many keys, a hang on an 8 MiB body.
+// Here each large open object keeps a hash index of its keys; duplicates keep
+// the first key's place and take the last value, as Python's json.loads does.
+class DomBuilder {
+ public:
+  explicit DomBuilder(Json& root) : root_(root) {}
+
+  bool null() { return put(nullptr); }
+  bool boolean(bool value) { return put(value); }
+  bool number_integer(Json::number_integer_t value) { return put(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return put(value); }
+  // nlohmann reports numbers beyond double range as a parse error before this.
+  bool number_float(Json::number_float_t value, const std::string& /*text*/) { return put(value); }
+  bool string(std::string& value) { return put(std::move(value)); }
+  bool binary(Json::binary_t& /*value*/) { return fail("binary values are not JSON."); }
+  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& name) {
+    Frame& frame = stack_.back();
+    // The members as the vector they are: ordered_map's own lookups are linear.
+    auto& members = static_cast<Members&>(frame.value->get_ref<Json::object_t&>());
+    if (members.size() >= kIndexFrom && frame.index.empty())
+      for (std::size_t i = 0; i < members.size(); ++i) frame.index.emplace(members[i].first, i);
+    const std::size_t existing = find_member(frame, members, name);
+    if (existing < members.size()) {
+      frame.pending = &members[existing].second;
+      *frame.pending = nullptr;  // the last value wins, at the first key's place
       return true;
-    default:
-      return true;
+    }
+    if (!frame.index.empty() || members.size() + 1 >= kIndexFrom) frame.index.emplace(name, members.size());
+    members.emplace_back(std::move(name), nullptr);
+    frame.pending = &members.back().second;
+    return true;
   }
-}
+
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& error) {
+    return fail(without_exception_tag(error.what()));
+  }
+
+  const std::optional<std::string>& error() const { return error_; }
+
+ private:
+  using Members = Json::object_t::Container;
+  static constexpr std::size_t kIndexFrom = 16;  // below this, a linear search is cheaper
+
+  struct Frame {
+    Json* value;
+    Json* pending = nullptr;  // the member the next value fills (objects)
+    std::unordered_map<std::string, std::size_t> index;
+  };
+
+  static std::size_t find_member(const Frame& frame, const Members& members, const std::string& name) {
+    if (!frame.index.empty()) {
+      auto it = frame.index.find(name);
+      return it == frame.index.end() ? members.size() : it->second;
+    }
+    for (std::size_t i = 0; i < members.size(); ++i)
+      if (members[i].first == name) return i;
+    return members.size();
+  }
+
+  // Where the next value goes: the root, the pending member or a new array item.
+  Json* slot() {
+    if (stack_.empty()) return &root_;
+    Frame& frame = stack_.back();
+    if (frame.value->is_object()) return std::exchange(frame.pending, nullptr);
+    frame.value->push_back(nullptr);
+    return &frame.value->back();
+  }
+
+  bool put(Json value) {
+    *slot() = std::move(value);
+    return true;
+  }
+
+  bool open(Json container) {
+    Json* target = slot();
+    *target = std::move(container);
+    stack_.push_back(Frame{target});
+    return true;
+  }
+
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  bool fail(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+
+  Json& root_;
+  std::vector<Frame> stack_;
+  std::optional<std::string> error_;
+};
 
 }  // namespace
 
@@ -83,14 +175,9 @@ Result<Json> parse_bounded_json(std::string_view bytes) {
                               std::to_string(kMaxNestingDepth) + " levels deep.");
   }
   Json value;
-  try {
-    value = Json::parse(bytes.begin(), bytes.end());
-  } catch (const Json::parse_error& e) {
-    return Error::bad_request("Invalid JSON: " + printable(without_exception_tag(e.what())));
-  }
-  if (!all_numbers_finite(value)) {
-    return Error::bad_request("Invalid JSON: a number is out of the range of a double.");
-  }
+  DomBuilder builder(value);
+  const bool parsed = Json::sax_parse(bytes.begin(), bytes.end(), &builder);
+  if (!parsed) return Error::bad_request("Invalid JSON: " + printable(builder.error().value_or("parse error")));
   return value;
 }
 

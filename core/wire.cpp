@@ -134,9 +134,13 @@ constexpr std::array<Step, kWireFields> kSteps = {
       if (*extra) p.extra_kwargs = std::make_shared<Json>(std::move(**extra));
       return std::nullopt;
     },
-    // Only FINAL_ONLY (2) may be held; as_int64 keeps `true` and `2.0` out.
+    // Only FINAL_ONLY (2) may be held. A non-integer is a type error, as msgspec
+    // reports it for an int enum; another integer gets vLLM's output_kind message.
     [](const Json* v, std::string_view path, PoolingParams&) -> MaybeError {
-      if (v == nullptr || as_int64(*v) == kOutputKindFinalOnly) return std::nullopt;
+      if (v == nullptr) return std::nullopt;
+      auto kind = read_int(*v, path);
+      if (!kind) return kind.error();
+      if (*kind == kOutputKindFinalOnly) return std::nullopt;
       return Error::bad_request(output_kind_message(*v), std::string(path));
     },
 };
