@@ -174,6 +174,9 @@ Result<Json> parse_bounded_json(std::string_view bytes) {
     return Error::bad_request("Input nests JSON containers more than " +
                               std::to_string(kMaxNestingDepth) + " levels deep.");
   }
+  // nlohmann's lexer takes a NUL byte for the end of input, silently dropping whatever follows it.
+  if (auto nul = bytes.find('\0'); nul != std::string_view::npos)
+    return Error::bad_request("Invalid JSON: NUL byte at offset " + std::to_string(nul) + ".");
   Json value;
   DomBuilder builder(value);
   const bool parsed = Json::sax_parse(bytes.begin(), bytes.end(), &builder);

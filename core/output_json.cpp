@@ -3,8 +3,17 @@
 namespace poolcheck {
 namespace {
 
-Json prompt_to_json(const EnginePrompt& prompt) {
+// An empty object with room for `keys` keys. An ordered_json object is a vector
+// of pair<const string, Json>, which cannot be moved: every time it grows it
+// deep-copies the values already in it (a whole token id list, or every output).
+Json object_with_room(std::size_t keys) {
   Json out = Json::object();
+  out.get_ref<Json::object_t&>().reserve(keys);
+  return out;
+}
+
+Json prompt_to_json(const EnginePrompt& prompt) {
+  Json out = object_with_room(4);
   out["prompt_token_ids"] = prompt.prompt_token_ids;
   if (!prompt.image_urls.empty()) out["multi_modal_data"] = Json{{"image", prompt.image_urls}};
   if (prompt.extras.cache_salt) out["cache_salt"] = *prompt.extras.cache_salt;
@@ -24,12 +33,16 @@ Json error_body(const Error& error) {
 
 Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequest& request) {
   Json outputs = Json::array();
+  outputs.get_ref<Json::array_t&>().reserve(output.outputs.size());
   for (const auto& pair : output.outputs) {
-    outputs.push_back(Json{{"request_id", pair.request_id},
-                           {"prompt", prompt_to_json(pair.prompt)},
-                           {"pooling_params", params_to_object(pair.pooling_params)}});
+    Json entry = object_with_room(3);
+    entry["request_id"] = pair.request_id;
+    entry["prompt"] = prompt_to_json(pair.prompt);
+    entry["pooling_params"] = params_to_object(pair.pooling_params);
+    outputs.push_back(std::move(entry));
   }
-  Json out{{"outputs", std::move(outputs)}};
+  Json out = object_with_room(2);
+  out["outputs"] = std::move(outputs);
   if (request.endpoint == Endpoint::LlmScore)
     out["caller_pooling_params"] =
         request.caller_params ? params_to_object(*request.caller_params) : Json(nullptr);

@@ -79,6 +79,8 @@ Result<std::optional<LateInteractionParams>> late_interaction_from_object(const 
 
 Json params_to_object(const PoolingParams& p) {
   Json out = Json::object();
+  // Room for all ten keys: a growing ordered_json object copies its keys and values.
+  out.get_ref<Json::object_t&>().reserve(10);
   out["use_activation"] = or_null(p.use_activation);
   out["dimensions"] = or_null(p.dimensions);
   out["step_tag_id"] = or_null(p.step_tag_id);

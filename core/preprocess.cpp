@@ -45,14 +45,15 @@ Result<PoolingParams> base_params(const ScoringRequest& request) {
   return base;
 }
 
-// A non-zero limit must be below max_model_len.
-MaybeError check_token_limit(std::string_view name, std::int64_t value, const ModelConfig& model) {
-  if (value < 0) return Error::bad_request(std::string(name) + " must be a non-negative integer", std::string(name));
+// A non-zero limit must be below max_model_len. `param` is where the value came from.
+MaybeError check_token_limit(std::string_view name, std::int64_t value, const ModelConfig& model,
+                             const std::string& param) {
+  if (value < 0) return Error::bad_request(std::string(name) + " must be a non-negative integer", param);
   if (value != 0 && value >= model.max_model_len)
     return Error::bad_request(std::string(name) + " (" + std::to_string(value) +
                                   ") must be less than max_model_len (" +
                                   std::to_string(model.max_model_len) + ").",
-                              std::string(name));
+                              param);
   return std::nullopt;
 }
 
@@ -74,16 +75,17 @@ Result<TokenLimits> token_limits(const ModelConfig& model, const ScoringRequest&
   TokenLimits limits{request.max_tokens_per_query, request.max_tokens_per_doc};
   std::int64_t* targets[] = {&limits.query, &limits.document};
   const std::string_view names[] = {"max_tokens_per_query", "max_tokens_per_doc"};
+  const bool offline = request.endpoint == Endpoint::LlmScore;
   for (int i = 0; i < 2; ++i) {
-    if (request.endpoint == Endpoint::LlmScore) {
-      const Json* value = caller_extra(request, names[i]);
-      if (value != nullptr) {
-        auto n = read_int(*value, "pooling_params.extra_kwargs." + std::string(names[i]));
+    const std::string param = (offline ? "pooling_params.extra_kwargs." : "") + std::string(names[i]);
+    if (offline) {
+      if (const Json* value = caller_extra(request, names[i])) {
+        auto n = read_int(*value, param);
         if (!n) return n.error();
         *targets[i] = *n;
       }
     }
-    if (auto e = check_token_limit(names[i], *targets[i], model)) return *e;
+    if (auto e = check_token_limit(names[i], *targets[i], model, param)) return *e;
   }
   return limits;
 }

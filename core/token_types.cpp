@@ -6,19 +6,25 @@
 
 namespace poolcheck {
 
+// Rejected: any value > 1, or a 0 after the first 1. Two plain loops instead of
+// one with a state, so that both run at memory speed on long lists: up to the
+// first value >= 1, then a branch-free (vectorisable) check of the rest.
 Result<std::int64_t> compress_token_types(std::span<const std::int64_t> types) {
-  const auto length = static_cast<std::int64_t>(types.size());
-  std::int64_t first = length;
-  for (std::int64_t i = 0; i < length; ++i) {
-    const std::int64_t t = types[static_cast<std::size_t>(i)];
-    if (t == 0 && first < i) return Error::bad_request(kTokenTypeOrderMessage);
-    if (t == 1 && first > i) {
-      first = i;
-    } else if (t > 1) {
-      return Error::bad_request(kTokenTypeOrderMessage);
-    }
+  const std::size_t length = types.size();
+  std::size_t first = 0;
+  while (first < length && types[first] < 1) ++first;
+  if (first == length) return static_cast<std::int64_t>(length);
+  if (types[first] != 1) return Error::bad_request(kTokenTypeOrderMessage);
+  // After the first 1 only 1s and negative values may follow. x = t ^ 1 is 0
+  // for a 1 and has its sign bit set exactly when t < 0; keeping x only when
+  // that bit is clear leaves a non-zero value for every 0 and every t > 1.
+  std::uint64_t rejected = 0;
+  for (std::size_t i = first + 1; i < length; ++i) {
+    const std::uint64_t x = static_cast<std::uint64_t>(types[i]) ^ 1u;
+    rejected |= x & ((x >> 63) - 1u);
   }
-  return first;
+  if (rejected != 0) return Error::bad_request(kTokenTypeOrderMessage);
+  return static_cast<std::int64_t>(first);
 }
 
 std::vector<std::int64_t> reconstruct_token_types(std::int64_t k, std::int64_t len) {

@@ -31,44 +31,77 @@ std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t& cp) {
   return length;
 }
 
-void append_words(SideTokens& side, std::string_view text, std::int64_t vocab_size) {
-  for (const auto& word : split_words(text)) {
-    side.ids.push_back(word_id(word, vocab_size));
-    side.word_ends.push_back(side.ids.size());
+constexpr std::uint32_t kFnvOffsetBasis = 2166136261u;
+constexpr std::uint32_t kFnvPrime = 16777619u;
+
+std::uint32_t fnv1a32_step(std::uint32_t hash, unsigned char c) { return (hash ^ c) * kFnvPrime; }
+
+// The one statement of the splitting rules: calls on_word(bytes, lower, hash)
+// for each word in order. `lower` says the bytes are an ASCII letter-and-digit
+// run, whose word is their lower-case form; any other word is its code point's
+// bytes as they are. `hash` is fnv1a32 of the word, computed while the run is
+// scanned: one pass, one unpredictable branch per word (the hot loop of a large
+// rerank request).
+template <class OnWord>
+void for_each_word(std::string_view text, OnWord on_word) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (is_ascii_alnum(static_cast<unsigned char>(text[i]))) {
+      const std::size_t start = i;
+      std::uint32_t hash = kFnvOffsetBasis;
+      do {
+        hash = fnv1a32_step(hash, static_cast<unsigned char>(ascii_lower(text[i])));
+        ++i;
+      } while (i < text.size() && is_ascii_alnum(static_cast<unsigned char>(text[i])));
+      on_word(text.substr(start, i - start), true, hash);
+      continue;
+    }
+    char32_t cp = 0;
+    const std::size_t length = decode_utf8(text, i, cp);
+    if (!is_white_space(cp)) {
+      const std::string_view bytes = text.substr(i, length);
+      on_word(bytes, false, fnv1a32(bytes));
+    }
+    i += length;
   }
+}
+
+std::int64_t id_from_hash(std::uint32_t hash, std::int64_t vocab_size) {
+  const auto range = static_cast<std::uint64_t>(vocab_size - kFirstWordId);
+  // The same remainder; a 32-bit division when the range allows (any valid
+  // vocab_size <= 2^30 does) is cheaper, and there is one per word.
+  const std::uint64_t offset = range <= 0xFFFFFFFFu ? hash % static_cast<std::uint32_t>(range) : hash % range;
+  return kFirstWordId + static_cast<std::int64_t>(offset);
+}
+
+// word_id(split_words(text)[w]) for every w, without a string per word.
+void append_words(SideTokens& side, std::string_view text, std::int64_t vocab_size) {
+  for_each_word(text, [&](std::string_view, bool, std::uint32_t hash) {
+    side.ids.push_back(id_from_hash(hash, vocab_size));
+    side.word_ends.push_back(side.ids.size());
+  });
 }
 
 }  // namespace
 
 std::uint32_t fnv1a32(std::string_view bytes) {
-  std::uint32_t hash = 2166136261u;
-  for (unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 16777619u;
-  }
+  std::uint32_t hash = kFnvOffsetBasis;
+  for (unsigned char c : bytes) hash = fnv1a32_step(hash, c);
   return hash;
 }
 
 std::int64_t word_id(std::string_view token, std::int64_t vocab_size) {
-  return kFirstWordId + static_cast<std::int64_t>(fnv1a32(token) % static_cast<std::uint64_t>(vocab_size - kFirstWordId));
+  return id_from_hash(fnv1a32(token), vocab_size);
 }
 
 std::vector<std::string> split_words(std::string_view text) {
   std::vector<std::string> words;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (is_ascii_alnum(static_cast<unsigned char>(text[i]))) {
-      std::string word;
-      while (i < text.size() && is_ascii_alnum(static_cast<unsigned char>(text[i])))
-        word += ascii_lower(text[i++]);
-      words.push_back(std::move(word));
-      continue;
-    }
-    char32_t cp = 0;
-    const std::size_t length = decode_utf8(text, i, cp);
-    if (!is_white_space(cp)) words.emplace_back(text.substr(i, length));
-    i += length;
-  }
+  for_each_word(text, [&](std::string_view bytes, bool lower, std::uint32_t) {
+    std::string word(bytes);
+    if (lower)
+      for (char& c : word) c = ascii_lower(c);
+    words.push_back(std::move(word));
+  });
   return words;
 }
 

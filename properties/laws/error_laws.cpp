@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "core/output_json.hpp"
+
 namespace poolcheck::laws {
 namespace {
 
@@ -36,7 +38,7 @@ const std::vector<MessageFamily>& catalogue() {
     f.push_back(family("cache-salt-empty", true, Param::Named, "cache_salt", R"(^Parameter 'cache_salt' must be a non-empty string if provided\.$)"));
     f.push_back(family("cache-salt-chars", true, Param::Named, "cache_salt", R"(^Parameter 'cache_salt' must be at most 128 characters and must not contain '@', '/', '\\\\', or NUL\.$)"));
     f.push_back(family("normalize-removed", true, Param::Named, "normalize", R"(^Parameter `normalize` was removed; use `use_activation` instead\.$)"));
-    f.push_back(family("reserved-chat-keys", true, Param::Named, "chat_template_kwargs", R"(^chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: \{'(chat_template|tools|tokenize)'(, '(tools|tokenize)')*\}$)"));
+    f.push_back(family("reserved-chat-keys", true, Param::Named, "chat_template_kwargs", R"(^chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: \{('chat_template'(, 'tools')?(, 'tokenize')?|'tools'(, 'tokenize')?|'tokenize')\}$)"));
     f.push_back(family("pair-lengths", true, Param::Null, "", R"(^Input lengths must be either 1:1, 1:N or N:N$)"));
     f.push_back(family("no-text", true, Param::Null, "", R"(^At least one text element must be given$)"));
     f.push_back(family("no-text-pair", true, Param::Null, "", R"(^At least one text_pair element must be given$)"));
@@ -121,6 +123,19 @@ Violations error_law(const Error& error) {
   if (f->param == Param::Any && error.param && error.param->empty())
     out.push_back({"errors-exact", "param is an empty string for " + shown});
   return out;
+}
+
+Violations rejected_for(const Json& outcome, std::string_view family) {
+  const std::string want(family);
+  const Json* error = outcome.is_object() && outcome.contains("error") ? &outcome["error"] : nullptr;
+  if (error == nullptr || !error->is_object() || !error->contains("message") || !(*error)["message"].is_string())
+    return {{"defect-reported", "an input whose one defect calls for the " + want +
+                                    " message was not rejected; the outcome is " + dump_json(outcome)}};
+  const std::string message = (*error)["message"].get<std::string>();
+  const std::string got = message_family(message);
+  if (got == want) return {};
+  return {{"defect-reported", "an input whose one defect calls for the " + want + " message was rejected with '" +
+                                  message + "' (" + (got.empty() ? "no known family" : got) + ")"}};
 }
 
 }  // namespace poolcheck::laws

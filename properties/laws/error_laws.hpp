@@ -2,7 +2,10 @@
 // The error law (spec section 8): a rejected input yields exactly one error
 // body, 400 (or the one 404), whose message is one the spec quotes or one of
 // the core's documented forms, with the param the spec gives it.
+#include <string_view>
+
 #include "core/error.hpp"
+#include "core/json.hpp"
 #include "properties/laws/violation.hpp"
 
 namespace poolcheck::laws {
@@ -15,5 +18,11 @@ std::string message_family(const std::string& message);
 
 // Every family of the catalogue that the spec quotes, by name.
 const std::vector<std::string>& spec_message_families();
+
+// A defect is reported as itself: an input that differs from an accepted one
+// by exactly one defect must be rejected (`outcome` an error body, as the
+// check entry points give it) with a message of the family that defect calls
+// for, since the first failure wins (spec 10.2).
+Violations rejected_for(const Json& outcome, std::string_view family);
 
 }  // namespace poolcheck::laws

@@ -1,10 +1,13 @@
 #include "properties/laws/request_laws.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/output_json.hpp"
 #include "core/token_types.hpp"
 #include "core/tokenizer.hpp"
+#include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 
 namespace poolcheck::laws {
@@ -17,6 +20,12 @@ bool offline(const RequestRun& run) { return request_of(run).endpoint == Endpoin
 std::string pair_name(std::size_t i) { return "pair " + std::to_string(i); }
 
 std::string show(const Json* value) { return value ? dump_json(*value) : "null"; }
+
+std::string show(const std::vector<std::int64_t>& ids) { return dump_json(Json(ids)); }
+
+std::string lengths(std::size_t len1, std::size_t len2) {
+  return std::to_string(len1) + " queries and " + std::to_string(len2) + " documents";
+}
 
 // The extra_kwargs the pairs start from: the caller's (offline) or none.
 const Json* base_extras(const RequestRun& run) {
@@ -76,14 +85,19 @@ Violations keys_never_lost(const RequestRun& run) {
       continue;
     }
     if (base == nullptr) continue;
+    // An index, not ordered_json lookups: those are linear, and a body may hold many keys.
+    std::unordered_map<std::string_view, const Json*> members;
+    if (extras != nullptr && extras->is_object())
+      for (const auto& [key, value] : extras->items()) members.emplace(key, &value);
     for (const auto& [key, value] : base->items()) {
       if (key == kCompressedTokenTypeIds) continue;
-      if (extras == nullptr || !extras->contains(key)) {
+      auto found = members.find(key);
+      if (found == members.end()) {
         out.push_back({"keys-never-lost", pair_name(i) + " lost extra_kwargs key '" + key + "' (had " +
                                               dump_json(value) + "); its extra_kwargs are " + show(extras)});
-      } else if ((*extras)[key] != value) {
+      } else if (*found->second != value) {
         out.push_back({"keys-never-lost", pair_name(i) + " changed extra_kwargs['" + key + "'] from " +
-                                              dump_json(value) + " to " + dump_json((*extras)[key])});
+                                              dump_json(value) + " to " + dump_json(*found->second)});
       }
     }
   }
@@ -187,7 +201,6 @@ Violations prompt_extras_exact(const RequestRun& run) {
   const ScoringRequest& request = request_of(run);
   PromptExtras want = request.extras;
   if (offline(run)) want = {caller_extra(run, "cache_salt"), caller_extra(run, "mm_processor_kwargs")};
-  const Json printed = preprocess_output_to_json(run.output, request);
   for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
     const PromptExtras& got = run.output.outputs[i].prompt.extras;
     if (got.cache_salt != want.cache_salt)
@@ -197,9 +210,6 @@ Violations prompt_extras_exact(const RequestRun& run) {
       out.push_back({"prompt-extras", pair_name(i) + "'s prompt mm_processor_kwargs is " +
                                           show(got.mm_processor_kwargs ? &*got.mm_processor_kwargs : nullptr) + ", expected " +
                                           show(want.mm_processor_kwargs ? &*want.mm_processor_kwargs : nullptr)});
-    for (const auto& [key, value] : printed["outputs"][i]["prompt"].items())
-      if (key != "prompt_token_ids" && key != "multi_modal_data" && key != "cache_salt" && key != "mm_processor_kwargs")
-        out.push_back({"prompt-extras", pair_name(i) + "'s engine prompt carries '" + key + "'"});
     auto urls = image_urls(query_of(run, i));
     auto doc_urls = image_urls(request.documents[i]);
     urls.insert(urls.end(), doc_urls.begin(), doc_urls.end());
@@ -240,6 +250,47 @@ Violations truncation_bounds(const RequestRun& run) {
   return out;
 }
 
+Violations pairing_cardinality(const RequestRun& run) {
+  Violations out;
+  const ScoringRequest& request = request_of(run);
+  const std::size_t len1 = request.queries.size();
+  const std::size_t len2 = request.documents.size();
+  if (len1 == 0 || len2 == 0 || (len1 != 1 && len1 != len2)) {
+    out.push_back({"pairing-cardinality", "accepted " + lengths(len1, len2) + "; only 1:1, 1:N and N:N pair"});
+    return out;
+  }
+  // One output per document is lengths-and-order's to report.
+  if (run.output.outputs.size() != len2) return out;
+  const bool query_uncut = !request.truncate_prompt_tokens && request.max_tokens_per_query == 0 &&
+                           !caller_extra(run, "max_tokens_per_query");
+  if (!query_uncut) return out;
+  const std::size_t offset = run.envelope.model.style() == TokenizerStyle::Llm ? 0 : 1;  // after [CLS]
+  for (std::size_t i = 0; i < len2; ++i) {
+    const std::size_t q = len1 == 1 ? 0 : i;
+    const auto query = tokenize_input(request.queries[q], run.envelope.model.vocab_size).ids;
+    const auto& ids = run.output.outputs[i].prompt.prompt_token_ids;
+    if (ids.size() < offset + query.size() || !std::equal(query.begin(), query.end(), ids.begin() + offset))
+      out.push_back({"pairing-cardinality", pair_name(i) + "'s prompt " + show(ids) + " does not start with query " +
+                                                std::to_string(q) + "'s tokens " + show(query) + " (" +
+                                                lengths(len1, len2) + ")"});
+  }
+  return out;
+}
+
+Violations pairing_rejection(const ScoringRequest& request, const Error& error) {
+  const std::string family = message_family(error.message);
+  if (family != "pair-lengths" && family != "no-text" && family != "no-text-pair") return {};
+  const std::size_t len1 = request.queries.size();
+  const std::size_t len2 = request.documents.size();
+  const std::string want = (len1 > 1 && len1 != len2) ? "pair-lengths"
+                           : len1 == 0                ? "no-text"
+                           : len2 == 0                ? "no-text-pair"
+                                                      : "";
+  if (family == want) return {};
+  return {{"pairing-cardinality", "rejected " + lengths(len1, len2) + " with '" + error.message + "'; " +
+                                      (want.empty() ? "they pair legally" : "expected the " + want + " message")}};
+}
+
 Violations request_laws(const RequestRun& run) {
   Violations out = keys_never_lost(run);
   append(out, nothing_mutated(run));
@@ -247,6 +298,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, lengths_and_order(run));
   append(out, prompt_extras_exact(run));
   append(out, truncation_bounds(run));
+  append(out, pairing_cardinality(run));
   for (const auto& pair : run.output.outputs) append(out, params_round_trip(pair.pooling_params));
   return out;
 }

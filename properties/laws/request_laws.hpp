@@ -29,13 +29,24 @@ Violations compression_round_trips(const RequestRun& run);
 // One output per pair, request ids <base>-0..n-1, and (untruncated) each
 // pair holds its own document's tokens, in document order.
 Violations lengths_and_order(const RequestRun& run);
-// The engine prompt holds exactly the non-null extras, and nothing else.
+// The engine prompt holds exactly the non-null extras and the pair's images.
+// (chat_template_kwargs cannot reach it: EnginePrompt has no place for it.)
 Violations prompt_extras_exact(const RequestRun& run);
 // No prompt exceeds its target (max_model_len without one); padding fills to
 // max_model_len exactly; longest-first keeps every special token.
 Violations truncation_bounds(const RequestRun& run);
 
+// Pairing (spec section 6) of an accepted request: the side lengths are 1:1,
+// 1:N or N:N, and (query uncut) pair i starts with its own query's tokens,
+// query 0 for 1:N and query i for N:N.
+Violations pairing_cardinality(const RequestRun& run);
+
 // All of the above, plus the wire round trip of every pair's params.
 Violations request_laws(const RequestRun& run);
+
+// A pre-processing rejection with a pairing message names the defect the side
+// lengths call for, in the spec's order (len1 > 1 and len1 != len2, then
+// len1 == 0, then len2 == 0).
+Violations pairing_rejection(const ScoringRequest& request, const Error& error);
 
 }  // namespace poolcheck::laws

@@ -4,6 +4,7 @@
 
 #include "core/json.hpp"
 #include "core/output_json.hpp"
+#include "properties/laws/error_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -110,6 +111,14 @@ Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::i
       break;
     }
   }
+  return out;
+}
+
+Violations worker_batch_law(std::span<const BatchRequest> batch, std::span<const std::int64_t> ids) {
+  auto types = batch_token_types(batch);
+  if (!types) return error_law(types.error());
+  Violations out = batch_law(batch);
+  if (types->has_value()) append(out, packing_law(ids, **types));
   return out;
 }
 

@@ -23,4 +23,9 @@ Violations batch_law(std::span<const BatchRequest> batch);
 // len(types) positions (0 after); types longer than ids are an internal error.
 Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::int64_t> types);
 
+// A worker batch end to end: a rejected batch obeys the error law; an
+// accepted one obeys batch_law, and its token types packed into `ids` obey
+// packing_law.
+Violations worker_batch_law(std::span<const BatchRequest> batch, std::span<const std::int64_t> ids);
+
 }  // namespace poolcheck::laws

@@ -1,0 +1,790 @@
+// The law library (properties/laws): every law holds on the core's real
+// outputs, and every law that judges an output flags one that was broken on
+// purpose (the historical bugs of spec section 9 among them). A law that could
+// never report anything would be a defect; these tests make each one fire.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/envelope.hpp"
+#include "core/json_api.hpp"
+#include "core/output_json.hpp"
+#include "core/preprocess.hpp"
+#include "core/wire.hpp"
+#include "properties/laws/check.hpp"
+#include "properties/laws/error_laws.hpp"
+#include "properties/laws/params_laws.hpp"
+#include "properties/laws/request_laws.hpp"
+#include "properties/laws/token_type_laws.hpp"
+#include "properties/laws/verify_laws.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+using Ints = std::vector<std::int64_t>;
+
+// ------------------------------------------------------------------ helpers
+
+// One accepted pre-processing run, kept whole so the laws can be pointed at it
+// (and at a tampered copy of its output).
+struct Run {
+  Envelope envelope;
+  std::optional<PoolingParams> before;
+  PreprocessOutput output;
+
+  RequestRun view() const { return {envelope, before, output}; }
+  PairOutput& pair(std::size_t i) { return output.outputs.at(i); }
+  Json& extras(std::size_t i) { return *pair(i).pooling_params.extra_kwargs; }
+};
+
+std::unique_ptr<Run> run(const Json& env) {
+  auto parsed = parse_envelope(env.dump());
+  if (!parsed.ok()) {
+    ADD_FAILURE() << "envelope rejected: " << parsed.error().message << "\n" << env.dump();
+    return nullptr;
+  }
+  auto r = std::make_unique<Run>(Run{std::move(*parsed), std::nullopt, {}});
+  if (r->envelope.request.caller_params) r->before = r->envelope.request.caller_params->clone();
+  auto out = preprocess(r->envelope.model, r->envelope.request);
+  if (!out.ok()) {
+    ADD_FAILURE() << "preprocess rejected: " << out.error().message << "\n" << env.dump();
+    return nullptr;
+  }
+  r->output = std::move(*out);
+  return r;
+}
+
+bool fired(const Violations& violations, const std::string& law) {
+  return std::any_of(violations.begin(), violations.end(), [&](const Violation& v) { return v.law == law; });
+}
+
+#define EXPECT_HOLDS(violations) EXPECT_TRUE((violations).empty()) << describe(violations)
+#define EXPECT_FIRES(violations, law) \
+  EXPECT_TRUE(fired((violations), (law))) << "expected a '" << (law) << "' violation, got:\n" << describe(violations)
+
+Json envelope(const std::string& endpoint, const Json& request, const Json& model = nullptr) {
+  Json e = Json::object();
+  e["endpoint"] = endpoint;
+  if (!model.is_null()) e["model"] = model;
+  e["request"] = request;
+  return e;
+}
+
+const Json kXlmR = Json{{"tokenizer", {{"returns_token_type_ids", false}}}};
+const Json kLlm = Json{{"tokenizer", {{"use_sep_token", false}}}};
+const Json kMultimodal = Json{{"is_multimodal", true}};
+
+Json image(const std::string& url) { return Json{{"type", "image_url"}, {"image_url", {{"url", url}}}}; }
+Json text_part(const std::string& text) { return Json{{"type", "text"}, {"text", text}}; }
+
+// Offline, BERT, two pairs, the caller's extras carrying every kind of key.
+Json offline_bert() {
+  return envelope("llm.score",
+                  Json{{"data_1", "q1 q2"},
+                       {"data_2", {"d1 d2 d3", "d4"}},
+                       {"pooling_params",
+                        {{"use_activation", false},
+                         {"extra_kwargs", {{"a", 1}, {"b", {{"c", {1, 2}}}}, {"cache_salt", "s"}, {"mm_processor_kwargs", {{"m", 1}}}}}}}});
+}
+
+std::vector<Json> good_envelopes() {
+  return {
+      envelope("score", Json{{"queries", "q1 q2"}, {"documents", {"d1 d2 d3", "d4", ""}}}),
+      envelope("score", Json{{"data_1", {"q1", "q2"}}, {"data_2", {"d1", "d2 d3"}}, {"request_id", "x"}}),
+      envelope("rerank", Json{{"query", "q1"}, {"documents", {"d1", "d2"}}, {"cache_salt", "salt"},
+                              {"mm_processor_kwargs", {{"k", 1}}}, {"chat_template_kwargs", {{"c", 1}}}}),
+      envelope("score", Json{{"text_1", "q1 q2"}, {"text_2", "d1 d2 d3"}}, kXlmR),
+      envelope("score", Json{{"queries", "q1 q2"}, {"items", "d1 d2 d3"}, {"truncate_prompt_tokens", 3}}, kLlm),
+      offline_bert(),
+      envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"},
+                                 {"pooling_params", {{"extra_kwargs", {{"compressed_token_type_ids", 99}}}}}}, kXlmR),
+      envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"}, {"truncate_prompt_tokens", 0},
+                                 {"pooling_params", {{"extra_kwargs", {{"z", 1}, {"compressed_token_type_ids", 7}}}}}}),
+      envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", {"d1", "d2"}}}),
+      envelope("rerank", Json{{"query", "q1 q2 q3"}, {"documents", {"d1 d2 d3 d4 d5", "d1"}}, {"truncate_prompt_tokens", 6}}),
+      envelope("rerank", Json{{"query", "q1 q2"}, {"documents", {"d1 d2 d3"}}, {"truncate_prompt_tokens", 5},
+                              {"truncation_side", "left"}, {"padding", "max_length"}},
+               Json{{"max_model_len", 9}, {"tokenizer", {{"pad_token_id", 3}}}}),
+      envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1"), image("u")}}}},
+                             {"truncate_prompt_tokens", 4}, {"truncation_side", "right"}},
+               kMultimodal),
+      envelope("score", Json{{"queries", Json{{"content", {image("u"), text_part("q1 q2")}}}}, {"documents", {"d1 d2", "d3"}},
+                             {"truncate_prompt_tokens", 5}},
+               kMultimodal),
+      envelope("score", Json{{"queries", "q1"}, {"documents", "d1 d2"}, {"max_tokens_per_doc", 1}, {"padding", "max_length"}},
+               Json{{"max_model_len", 8}}),
+      envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"truncate_prompt_tokens", 0}, {"padding", "max_length"}},
+               Json{{"max_model_len", 4}}),
+  };
+}
+
+// --------------------------------------------- request laws on good outputs
+
+TEST(RequestLaws, HoldOnTheCoresOutputs) {
+  for (const Json& env : good_envelopes()) {
+    auto r = run(env);
+    ASSERT_TRUE(r) << env.dump();
+    const Violations v = request_laws(r->view());
+    EXPECT_TRUE(v.empty()) << env.dump() << "\n" << describe(v);
+  }
+}
+
+TEST(RequestLaws, CheckEntryPointAcceptsGoodInputsAndMatchesTheLibrary) {
+  for (const Json& env : good_envelopes()) {
+    const std::string bytes = env.dump();
+    const CheckResult result = check_request_input(bytes);
+    EXPECT_HOLDS(result.violations);
+    EXPECT_TRUE(result.accepted) << bytes;
+    auto direct = preprocess_json(bytes);
+    ASSERT_TRUE(direct.ok()) << direct.error().message;
+    EXPECT_EQ(dump_json(result.outcome), dump_json(*direct));
+  }
+}
+
+TEST(RequestLaws, CheckEntryPointJudgesRejectionsByTheErrorLaw) {
+  const std::vector<std::string> rejected = {
+      envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"cache_salt", ""}}).dump(),
+      envelope("score", Json{{"queries", {"a", "b"}}, {"documents", {"c", "d", "e"}}}).dump(),
+      envelope("score", Json{{"queries", "q1 q2"}, {"documents", "d1 d2"}}, Json{{"max_model_len", 3}}).dump(),
+      envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"model", "other"}}).dump(),
+      "{not json",
+  };
+  for (const auto& bytes : rejected) {
+    const CheckResult result = check_request_input(bytes);
+    EXPECT_HOLDS(result.violations);
+    EXPECT_FALSE(result.accepted) << bytes;
+    EXPECT_TRUE(result.outcome.contains("error")) << dump_json(result.outcome);
+  }
+}
+
+// --------------------------------------------------------- keys_never_lost
+
+TEST(KeysNeverLost, FiresWhenAUserKeyIsDropped) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(keys_never_lost(r->view()));
+  r->extras(1).erase("a");
+  EXPECT_FIRES(keys_never_lost(r->view()), "keys-never-lost");
+}
+
+TEST(KeysNeverLost, FiresOnTheOriginalBug_47082) {
+  // extra_kwargs replaced by {"compressed_token_type_ids": k}.
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  const Json k = r->extras(0)["compressed_token_type_ids"];
+  r->pair(0).pooling_params.extra_kwargs = std::make_shared<Json>(Json{{"compressed_token_type_ids", k}});
+  EXPECT_FIRES(keys_never_lost(r->view()), "keys-never-lost");
+}
+
+TEST(KeysNeverLost, FiresWhenAValueChanges) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  r->extras(0)["b"]["c"][1] = 3;
+  EXPECT_FIRES(keys_never_lost(r->view()), "keys-never-lost");
+}
+
+TEST(KeysNeverLost, FiresWhenAPairWithoutTypesLosesOrGainsExtras) {
+  const Json env = envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"},
+                                              {"pooling_params", {{"extra_kwargs", {{"a", 1}}}}}}, kXlmR);
+  auto lost = run(env);
+  ASSERT_TRUE(lost);
+  EXPECT_HOLDS(keys_never_lost(lost->view()));
+  lost->pair(0).pooling_params.extra_kwargs = nullptr;
+  EXPECT_FIRES(keys_never_lost(lost->view()), "keys-never-lost");
+
+  // A boundary computed for a model without types.
+  auto gained = run(env);
+  ASSERT_TRUE(gained);
+  gained->pair(0).pooling_params.extra_kwargs = std::make_shared<Json>(Json{{"a", 1}, {"compressed_token_type_ids", 3}});
+  EXPECT_FIRES(keys_never_lost(gained->view()), "keys-never-lost");
+}
+
+// ---------------------------------------------------------- nothing_mutated
+
+TEST(NothingMutated, FiresWhenTheCallersParamsChange) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(nothing_mutated(r->view()));
+  (*r->envelope.request.caller_params->extra_kwargs)["a"] = 2;
+  EXPECT_FIRES(nothing_mutated(r->view()), "nothing-mutated");
+}
+
+TEST(NothingMutated, FiresWhenTheTaskIsWrittenIntoTheCallersParams) {
+  // The historical offline LLM.score bug.
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  r->envelope.request.caller_params->task = "classify";
+  EXPECT_FIRES(nothing_mutated(r->view()), "nothing-mutated");
+}
+
+TEST(NothingMutated, FiresWhenAPairAliasesTheCallersExtras) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  r->pair(0).pooling_params.extra_kwargs = r->envelope.request.caller_params->extra_kwargs;
+  EXPECT_FIRES(nothing_mutated(r->view()), "nothing-mutated");
+
+  // Also for a pair without types, which may share the base but never the caller's object.
+  auto xlmr = run(envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"},
+                                             {"pooling_params", {{"extra_kwargs", {{"a", 1}}}}}}, kXlmR));
+  ASSERT_TRUE(xlmr);
+  EXPECT_HOLDS(nothing_mutated(xlmr->view()));
+  xlmr->pair(0).pooling_params.extra_kwargs = xlmr->envelope.request.caller_params->extra_kwargs;
+  EXPECT_FIRES(nothing_mutated(xlmr->view()), "nothing-mutated");
+}
+
+TEST(NothingMutated, FiresWhenPairsShareExtrasWithEachOtherOrTheBase) {
+  auto shared = run(offline_bert());
+  ASSERT_TRUE(shared);
+  shared->pair(1).pooling_params.extra_kwargs = shared->pair(0).pooling_params.extra_kwargs;
+  EXPECT_FIRES(nothing_mutated(shared->view()), "nothing-mutated");
+
+  auto base = run(offline_bert());
+  ASSERT_TRUE(base);
+  base->pair(0).pooling_params.extra_kwargs = base->output.base_params.extra_kwargs;
+  EXPECT_FIRES(nothing_mutated(base->view()), "nothing-mutated");
+}
+
+TEST(NothingMutated, FiresWhenTheBaseParamsChange) {
+  auto r = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(nothing_mutated(r->view()));
+  r->output.base_params.use_activation = true;
+  EXPECT_FIRES(nothing_mutated(r->view()), "nothing-mutated");
+
+  auto offline = run(offline_bert());
+  ASSERT_TRUE(offline);
+  (*offline->output.base_params.extra_kwargs)["compressed_token_type_ids"] = 4;  // written into the base
+  EXPECT_FIRES(nothing_mutated(offline->view()), "nothing-mutated");
+}
+
+// -------------------------------------------------- compression_round_trips
+
+TEST(CompressionRoundTrips, FiresOnAWrongBoundary) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(compression_round_trips(r->view()));
+  r->extras(0)["compressed_token_type_ids"] = 5;
+  EXPECT_FIRES(compression_round_trips(r->view()), "compression-round-trips");
+}
+
+TEST(CompressionRoundTrips, FiresOnTheStaleBoundaryUnderLeftTruncation_47772) {
+  // Left truncation to 5 of [CLS q1 q2 SEP d1 d2 d3 SEP]: the boundary is 1;
+  // len(q) + 2 = 4, computed before truncation, is the bug.
+  auto r = run(envelope("score", Json{{"queries", "q1 q2"}, {"documents", "d1 d2 d3"},
+                                      {"truncate_prompt_tokens", 5}, {"truncation_side", "left"}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(compression_round_trips(r->view()));
+  EXPECT_EQ(r->extras(0)["compressed_token_type_ids"], 1);
+  r->extras(0)["compressed_token_type_ids"] = 4;
+  EXPECT_FIRES(compression_round_trips(r->view()), "compression-round-trips");
+}
+
+TEST(CompressionRoundTrips, FiresOnAMissingOrNonIntegerBoundary) {
+  auto missing = run(offline_bert());
+  ASSERT_TRUE(missing);
+  missing->extras(0).erase("compressed_token_type_ids");
+  EXPECT_FIRES(compression_round_trips(missing->view()), "compression-round-trips");
+
+  auto text = run(offline_bert());
+  ASSERT_TRUE(text);
+  text->extras(0)["compressed_token_type_ids"] = "4";
+  EXPECT_FIRES(compression_round_trips(text->view()), "compression-round-trips");
+
+  auto online = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}));
+  ASSERT_TRUE(online);
+  online->pair(0).pooling_params.extra_kwargs = nullptr;
+  EXPECT_FIRES(compression_round_trips(online->view()), "compression-round-trips");
+}
+
+TEST(CompressionRoundTrips, FiresWhenTypesAreMissingMisalignedOrUnexpected) {
+  auto missing = run(offline_bert());
+  ASSERT_TRUE(missing);
+  missing->pair(0).token_type_ids.reset();
+  EXPECT_FIRES(compression_round_trips(missing->view()), "compression-round-trips");
+
+  auto shorter = run(offline_bert());
+  ASSERT_TRUE(shorter);
+  shorter->pair(0).token_type_ids->pop_back();
+  EXPECT_FIRES(compression_round_trips(shorter->view()), "compression-round-trips");
+
+  auto xlmr = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}, kXlmR));
+  ASSERT_TRUE(xlmr);
+  EXPECT_HOLDS(compression_round_trips(xlmr->view()));
+  xlmr->pair(0).token_type_ids = Ints{0, 0, 0, 1, 1};
+  EXPECT_FIRES(compression_round_trips(xlmr->view()), "compression-round-trips");
+}
+
+// -------------------------------------------------------- lengths_and_order
+
+Json one_to_three() {
+  return envelope("score", Json{{"queries", "q1"}, {"documents", {"d1", "d2 d3", "d4"}}, {"request_id", "abc"}});
+}
+
+TEST(LengthsAndOrder, FiresWhenAPairIsMissing) {
+  auto r = run(one_to_three());
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(lengths_and_order(r->view()));
+  r->output.outputs.pop_back();
+  EXPECT_FIRES(lengths_and_order(r->view()), "lengths-and-order");
+}
+
+TEST(LengthsAndOrder, FiresOnAWrongRequestId) {
+  auto r = run(one_to_three());
+  ASSERT_TRUE(r);
+  r->pair(1).request_id = "score-abc-2";
+  EXPECT_FIRES(lengths_and_order(r->view()), "lengths-and-order");
+
+  auto rerank_as_score = run(envelope("rerank", Json{{"query", "q1"}, {"documents", "d1"}}));
+  ASSERT_TRUE(rerank_as_score);
+  EXPECT_HOLDS(lengths_and_order(rerank_as_score->view()));
+  rerank_as_score->pair(0).request_id = "score-0-0";
+  EXPECT_FIRES(lengths_and_order(rerank_as_score->view()), "lengths-and-order");
+
+  auto offline = run(offline_bert());
+  ASSERT_TRUE(offline);
+  EXPECT_HOLDS(lengths_and_order(offline->view()));
+  offline->pair(0).request_id = "score-1-0";
+  EXPECT_FIRES(lengths_and_order(offline->view()), "lengths-and-order");
+}
+
+TEST(LengthsAndOrder, FiresWhenPairsAreReordered) {
+  auto r = run(one_to_three());
+  ASSERT_TRUE(r);
+  std::swap(r->pair(0).prompt, r->pair(1).prompt);
+  EXPECT_FIRES(lengths_and_order(r->view()), "lengths-and-order");
+}
+
+// ------------------------------------------------------- prompt_extras_exact
+
+TEST(PromptExtrasExact, FiresWhenTheExtrasAreDropped_46939) {
+  auto r = run(envelope("rerank", Json{{"query", "q1"}, {"documents", {"d1", "d2"}}, {"cache_salt", "salt"},
+                                       {"mm_processor_kwargs", {{"k", 1}}}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_extras_exact(r->view()));
+  r->pair(1).prompt.extras.cache_salt.reset();
+  EXPECT_FIRES(prompt_extras_exact(r->view()), "prompt-extras");
+
+  auto mm = run(envelope("rerank", Json{{"query", "q1"}, {"documents", "d1"}, {"mm_processor_kwargs", {{"k", 1}}}}));
+  ASSERT_TRUE(mm);
+  mm->pair(0).prompt.extras.mm_processor_kwargs.reset();
+  EXPECT_FIRES(prompt_extras_exact(mm->view()), "prompt-extras");
+}
+
+TEST(PromptExtrasExact, FiresOnAnExtraOrAChangedExtra) {
+  auto extra = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}));
+  ASSERT_TRUE(extra);
+  EXPECT_HOLDS(prompt_extras_exact(extra->view()));
+  extra->pair(0).prompt.extras.cache_salt = Json("smuggled");
+  EXPECT_FIRES(prompt_extras_exact(extra->view()), "prompt-extras");
+
+  auto changed = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"mm_processor_kwargs", {{"k", 1}}}}));
+  ASSERT_TRUE(changed);
+  changed->pair(0).prompt.extras.mm_processor_kwargs = Json{{"k", 2}};
+  EXPECT_FIRES(prompt_extras_exact(changed->view()), "prompt-extras");
+}
+
+TEST(PromptExtrasExact, OfflineExpectsTheCallersExtrasIncludingAnEmptySalt) {
+  auto r = run(envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"},
+                                          {"pooling_params", {{"extra_kwargs", {{"cache_salt", ""}}}}}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_extras_exact(r->view()));
+  r->pair(0).prompt.extras.cache_salt.reset();
+  EXPECT_FIRES(prompt_extras_exact(r->view()), "prompt-extras");
+
+  auto mm = run(offline_bert());
+  ASSERT_TRUE(mm);
+  EXPECT_HOLDS(prompt_extras_exact(mm->view()));
+  mm->pair(1).prompt.extras.mm_processor_kwargs = Json{{"m", 2}};
+  EXPECT_FIRES(prompt_extras_exact(mm->view()), "prompt-extras");
+}
+
+TEST(PromptExtrasExact, FiresOnWrongImages) {
+  auto dropped = run(envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1"), image("u")}}}},
+                                            {"truncate_prompt_tokens", 3}, {"truncation_side", "right"}},
+                              kMultimodal));
+  ASSERT_TRUE(dropped);
+  EXPECT_HOLDS(prompt_extras_exact(dropped->view()));
+  // The slice dropped the placeholder; dropping the URL too is wrong (spec 10.6).
+  dropped->pair(0).prompt.image_urls.clear();
+  EXPECT_FIRES(prompt_extras_exact(dropped->view()), "prompt-extras");
+
+  // multi_modal_data on a text-only pair.
+  auto added = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}, kMultimodal));
+  ASSERT_TRUE(added);
+  added->pair(0).prompt.image_urls = {"u"};
+  EXPECT_FIRES(prompt_extras_exact(added->view()), "prompt-extras");
+}
+
+// -------------------------------------------------------- truncation_bounds
+
+TEST(TruncationBounds, FiresWhenAPromptExceedsItsTarget) {
+  auto r = run(envelope("score", Json{{"queries", "q1 q2"}, {"documents", "d1 d2 d3"}, {"truncate_prompt_tokens", 5},
+                                      {"truncation_side", "left"}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(truncation_bounds(r->view()));
+  r->pair(0).prompt.prompt_token_ids.push_back(0);
+  EXPECT_FIRES(truncation_bounds(r->view()), "truncation-bounds");
+
+  // Without a target the bound is max_model_len.
+  auto untargeted = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}, Json{{"max_model_len", 5}}));
+  ASSERT_TRUE(untargeted);
+  EXPECT_HOLDS(truncation_bounds(untargeted->view()));
+  untargeted->pair(0).prompt.prompt_token_ids.push_back(1234);
+  EXPECT_FIRES(truncation_bounds(untargeted->view()), "truncation-bounds");
+}
+
+TEST(TruncationBounds, FiresWhenPaddingMissesMaxModelLen_54364) {
+  // Pad then truncate kept only the truncated length.
+  auto r = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1 d2"}, {"truncate_prompt_tokens", 4},
+                                      {"padding", "max_length"}},
+                        Json{{"max_model_len", 8}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(truncation_bounds(r->view()));
+  EXPECT_EQ(r->pair(0).prompt.prompt_token_ids.size(), 8u);
+  r->pair(0).prompt.prompt_token_ids.resize(4);
+  EXPECT_FIRES(truncation_bounds(r->view()), "truncation-bounds");
+}
+
+TEST(TruncationBounds, FiresWhenLongestFirstDropsASpecial) {
+  auto r = run(envelope("score", Json{{"queries", "q1 q2 q3"}, {"documents", "d1 d2 d3 d4 d5"}, {"truncate_prompt_tokens", 7}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(truncation_bounds(r->view()));
+  auto& ids = r->pair(0).prompt.prompt_token_ids;
+  ids.erase(ids.begin());  // the CLS
+  EXPECT_FIRES(truncation_bounds(r->view()), "truncation-bounds");
+
+  auto last_sep = run(envelope("score", Json{{"queries", "q1 q2 q3"}, {"documents", "d1 d2 d3 d4 d5"}, {"truncate_prompt_tokens", 7}}));
+  ASSERT_TRUE(last_sep);
+  last_sep->pair(0).prompt.prompt_token_ids.back() = 5555;  // a word where the last SEP stood
+  EXPECT_FIRES(truncation_bounds(last_sep->view()), "truncation-bounds");
+
+  auto image_gone = run(envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1 d2 d3"), image("u")}}}},
+                                               {"truncate_prompt_tokens", 6}},
+                                 kMultimodal));
+  ASSERT_TRUE(image_gone);
+  EXPECT_HOLDS(truncation_bounds(image_gone->view()));
+  auto& mm_ids = image_gone->pair(0).prompt.prompt_token_ids;
+  std::replace(mm_ids.begin(), mm_ids.end(), std::int64_t{103}, std::int64_t{4444});
+  EXPECT_FIRES(truncation_bounds(image_gone->view()), "truncation-bounds");
+}
+
+// --------------------------------------------------------------- request_laws
+
+TEST(RequestLaws, TheUnionReportsEachBrokenPart) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  r->extras(0).erase("a");
+  r->pair(1).request_id = "wrong";
+  r->pair(0).prompt.extras.cache_salt.reset();
+  const Violations v = request_laws(r->view());
+  EXPECT_FIRES(v, "keys-never-lost");
+  EXPECT_FIRES(v, "lengths-and-order");
+  EXPECT_FIRES(v, "prompt-extras");
+}
+
+// ------------------------------------------------------------------ error_law
+
+struct Case {
+  Error error;
+  std::string family;
+};
+
+std::vector<Case> spec_errors() {
+  const auto bad = [](std::string message, std::optional<std::string> param = std::nullopt) {
+    return Error::bad_request(std::move(message), std::move(param));
+  };
+  return {
+      {bad("top_n: Input should be a valid integer", "top_n"), "type"},
+      {bad("cache_salt: Input should be a valid string", "cache_salt"), "type"},
+      {bad("use_activation: Input should be a valid boolean", "use_activation"), "type"},
+      {bad("queries: Input should be a valid list", "queries"), "type"},
+      {bad("mm_processor_kwargs: Input should be a valid object", "mm_processor_kwargs"), "type"},
+      {bad("pooling_params.task: Input should be a valid string", "pooling_params.task"), "type"},
+      {bad("top_n: Input should be greater than or equal to 0", "top_n"), "lower-bound"},
+      {bad("truncate_prompt_tokens: Input should be greater than or equal to -1", "truncate_prompt_tokens"), "lower-bound"},
+      {Error::not_found("The model `other/model` does not exist.", "model"), "model-not-found"},
+      {bad("Parameter 'cache_salt' must be a non-empty string if provided.", "cache_salt"), "cache-salt-empty"},
+      {bad(R"(Parameter 'cache_salt' must be at most 128 characters and must not contain '@', '/', '\\', or NUL.)",
+           "cache_salt"),
+       "cache-salt-chars"},
+      {bad("Parameter `normalize` was removed; use `use_activation` instead.", "normalize"), "normalize-removed"},
+      {bad("chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: {'chat_template', 'tools'}",
+           "chat_template_kwargs"),
+       "reserved-chat-keys"},
+      {bad("chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: {'tokenize'}",
+           "chat_template_kwargs"),
+       "reserved-chat-keys"},
+      {bad("chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: "
+           "{'chat_template', 'tools', 'tokenize'}",
+           "chat_template_kwargs"),
+       "reserved-chat-keys"},
+      {bad("Input lengths must be either 1:1, 1:N or N:N"), "pair-lengths"},
+      {bad("At least one text element must be given"), "no-text"},
+      {bad("At least one text_pair element must be given"), "no-text-pair"},
+      {bad("MultiModalParam is not supported for BertForSequenceClassification"), "multimodal-unsupported"},
+      {bad("Only one multi-modal item is supported"), "multimodal-one-item"},
+      {bad("truncate_prompt_tokens value is greater than max_model_len. Please request a smaller truncation size.",
+           "truncate_prompt_tokens"),
+       "truncation-target"},
+      {bad("You passed 8 input tokens and requested 0 output tokens. However, the model's context length is only 6 "
+           "tokens, resulting in a maximum input length of 6 tokens. Please reduce the length of the input prompt."),
+       "context-length"},
+      {bad("max_tokens_per_query must be a non-negative integer", "max_tokens_per_query"), "token-limit-negative"},
+      {bad("max_tokens_per_doc must be a non-negative integer", "max_tokens_per_doc"), "token-limit-negative"},
+      {bad("max_tokens_per_query (512) must be less than max_model_len (512).", "max_tokens_per_query"),
+       "token-limit-too-large"},
+      {bad("max_tokens_per_doc (600) must be less than max_model_len (512).", "max_tokens_per_doc"),
+       "token-limit-too-large"},
+      {bad("Token type ids are expected to be a sequence of zeros followed by a sequence of ones"), "token-type-order"},
+      {bad("You cannot overwrite self.task='embed' with task='classify'!"), "task-overwrite"},
+      {bad("`score` task was removed; use `classify` instead.", "pooling_params.task"), "task-score-removed"},
+      {bad("`encode` task was removed; use `token_embed` or `token_classify` instead.", "$[4]"), "task-encode-removed"},
+      {bad("For pooling output_kind has to be FINAL_ONLY, got <RequestOutputKind.DELTA: 1>", "pooling_params.output_kind"),
+       "output-kind"},
+      {bad("For pooling output_kind has to be FINAL_ONLY, got 0", "$[9]"), "output-kind"},
+      {bad("Task 'classify' only supports ['use_activation'] parameters, does not support ['step_tag_id'] parameters"),
+       "unsupported-parameters"},
+      {bad("Task 'embed' only supports ['dimensions', 'use_activation'] parameters, does not support "
+           "['step_tag_id', 'returned_token_ids'] parameters"),
+       "unsupported-parameters"},
+      {bad("Model 'N' does not support Matryoshka embeddings; dimensions must be unset. Received dimensions=1000, "
+           "outside valid numeric range [1, 384]."),
+       "matryoshka-unsupported"},
+      {bad("Model 'N' does not support Matryoshka embeddings; dimensions must be unset. Numeric dimensions are valid "
+           "only for Matryoshka models in range [1, 384]."),
+       "matryoshka-unsupported"},
+      {bad("Model 'N' only supports dimensions in range [1, 384], got 0."), "matryoshka-range"},
+      {bad("Model 'N' only supports Matryoshka dimensions [256, 512], got 100."), "matryoshka-list"},
+  };
+}
+
+TEST(ErrorLaw, AcceptsEverySpecMessageWithItsParam) {
+  for (const auto& c : spec_errors()) {
+    EXPECT_HOLDS(error_law(c.error)) << c.error.message;
+    EXPECT_EQ(message_family(c.error.message), c.family) << c.error.message;
+  }
+}
+
+TEST(ErrorLaw, EverySpecFamilyIsCoveredAbove) {
+  std::set<std::string> covered;
+  for (const auto& c : spec_errors()) covered.insert(message_family(c.error.message));
+  for (const auto& name : spec_message_families()) EXPECT_TRUE(covered.count(name)) << "no case for " << name;
+  EXPECT_FALSE(spec_message_families().empty());
+}
+
+TEST(ErrorLaw, AcceptsTheCoresDocumentedForms) {
+  EXPECT_HOLDS(error_law(Error::bad_request("The request would produce more than 16777216 prompt tokens in total.")));
+  EXPECT_HOLDS(error_law(Error::bad_request("The batch has more than 16777216 tokens in total.")));
+  EXPECT_HOLDS(error_law(Error::bad_request("LEN may be at most 16777216.", "LEN")));
+  EXPECT_HOLDS(error_law(Error::bad_request("model.max_model_len: Input should be greater than or equal to 1",
+                                            "model.max_model_len")));
+  EXPECT_HOLDS(error_law(Error::bad_request("request: Field required", "request")));
+}
+
+TEST(ErrorLaw, FlagsAnInternalErrorOrAnotherCode) {
+  EXPECT_FIRES(error_law(Error::internal("Internal error: boom")), "errors-exact");
+  Error teapot = Error::bad_request("Input lengths must be either 1:1, 1:N or N:N");
+  teapot.code = 418;
+  EXPECT_FIRES(error_law(teapot), "errors-exact");
+  Error wrong_type = Error::bad_request("Input lengths must be either 1:1, 1:N or N:N");
+  wrong_type.type = "ValueError";
+  EXPECT_FIRES(error_law(wrong_type), "errors-exact");
+}
+
+TEST(ErrorLaw, OnlyTheUnknownModelIsA404) {
+  EXPECT_FIRES(error_law(Error::not_found("Input lengths must be either 1:1, 1:N or N:N")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request("The model `x` does not exist.", "model")), "errors-exact");
+}
+
+TEST(ErrorLaw, FlagsAWrongParam) {
+  // Named params.
+  EXPECT_FIRES(error_law(Error::bad_request("Parameter 'cache_salt' must be a non-empty string if provided.")),
+               "errors-exact");
+  EXPECT_FIRES(error_law(Error::not_found("The model `x` does not exist.", "name")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request(
+                   "truncate_prompt_tokens value is greater than max_model_len. Please request a smaller truncation size.")),
+               "errors-exact");
+  // Null params (spec 10.1).
+  EXPECT_FIRES(error_law(Error::bad_request("Input lengths must be either 1:1, 1:N or N:N", "queries")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request(
+                   "Token type ids are expected to be a sequence of zeros followed by a sequence of ones", "types")),
+               "errors-exact");
+  // The field a generic message names.
+  EXPECT_FIRES(error_law(Error::bad_request("top_n: Input should be a valid integer", "priority")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request("top_n: Input should be greater than or equal to 0")), "errors-exact");
+  // An empty param where any is allowed.
+  EXPECT_FIRES(error_law(Error::bad_request("max_tokens_per_query must be a non-negative integer", "")), "errors-exact");
+}
+
+TEST(ErrorLaw, FlagsAnUnknownOrDriftedMessage) {
+  EXPECT_FIRES(error_law(Error::bad_request("Something went wrong")), "errors-exact");
+  // Drifted wording of quoted messages.
+  EXPECT_FIRES(error_law(Error::bad_request("Only one multimodal item is supported")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request("Input lengths must be either 1:1, 1:N or N:N.")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request("top_n: Input should be a valid number", "top_n")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request(
+                   R"(Parameter 'cache_salt' must be at most 128 characters and must not contain '@', '/', '\', or NUL.)",
+                   "cache_salt")),
+               "errors-exact");
+  // The context length must be the same number twice.
+  EXPECT_FIRES(error_law(Error::bad_request(
+                   "You passed 8 input tokens and requested 0 output tokens. However, the model's context length is "
+                   "only 6 tokens, resulting in a maximum input length of 7 tokens. Please reduce the length of the "
+                   "input prompt.")),
+               "errors-exact");
+  EXPECT_EQ(message_family("Something went wrong"), "");
+}
+
+TEST(ErrorLaw, ReservedKeysArePrintedInTheFixedOrder) {
+  // Spec 10.8: always in the order chat_template, tools, tokenize; each at most once.
+  const std::string prefix = "chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: ";
+  EXPECT_FIRES(error_law(Error::bad_request(prefix + "{'tools', 'chat_template'}", "chat_template_kwargs")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request(prefix + "{'tokenize', 'tools'}", "chat_template_kwargs")), "errors-exact");
+  EXPECT_FIRES(error_law(Error::bad_request(prefix + "{'tools', 'tools'}", "chat_template_kwargs")), "errors-exact");
+}
+
+// ------------------------------------------------------ token-type laws
+
+TEST(CompressionLaw, HoldsOnEveryShortList) {
+  // Every list of length <= 5 over {-2, -1, 0, 1, 2}: valid ones, invalid ones, quirky negatives.
+  const Ints alphabet{-2, -1, 0, 1, 2};
+  std::size_t checked = 0;
+  std::vector<Ints> frontier{{}};
+  for (int len = 0; len <= 5; ++len) {
+    std::vector<Ints> next;
+    for (const auto& types : frontier) {
+      const Violations v = compression_law(types);
+      EXPECT_TRUE(v.empty()) << describe(v);
+      ++checked;
+      for (std::int64_t t : alphabet) {
+        Ints longer = types;
+        longer.push_back(t);
+        next.push_back(std::move(longer));
+      }
+    }
+    frontier = std::move(next);
+  }
+  EXPECT_EQ(checked, 1u + 5 + 25 + 125 + 625 + 3125);
+}
+
+TEST(CompressionLaw, HoldsOnTheSpecExamplesAndExtremes) {
+  for (const Ints& types : std::vector<Ints>{{}, {0, 0, 0}, {1, 1}, {0, 0, 1, 1}, {0, 1, 0}, {2},
+                                             {std::numeric_limits<std::int64_t>::min()},
+                                             {std::numeric_limits<std::int64_t>::max()},
+                                             Ints(1000, 0), Ints(1000, 1)}) {
+    EXPECT_HOLDS(compression_law(types));
+  }
+}
+
+BatchRequest request(const std::optional<Json>& boundary, std::int64_t len, bool params = true) {
+  BatchRequest r;
+  r.seq_len = len;
+  if (params) {
+    r.params = PoolingParams{};
+    if (boundary) r.params->extra_kwargs = std::make_shared<Json>(Json{{"compressed_token_type_ids", *boundary}});
+  }
+  return r;
+}
+
+TEST(BatchLaw, HoldsOnGoodBatches) {
+  const std::vector<std::optional<Json>> boundaries{std::nullopt, Json(nullptr), Json(-1), Json(0), Json(1), Json(2), Json(9)};
+  for (const auto& a : boundaries)
+    for (const auto& b : boundaries)
+      for (std::int64_t la : {0, 1, 3})
+        for (std::int64_t lb : {0, 2, 5}) {
+          const std::vector<BatchRequest> batch{request(a, la), request(b, lb), request(std::nullopt, 2, false)};
+          EXPECT_HOLDS(batch_law(batch));
+        }
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{}));
+  // The spec example.
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(2), 5), request(std::nullopt, 4, false)}));
+}
+
+TEST(BatchLaw, HoldsOnBatchesTheCoreRejects) {
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json("2"), 3)}));
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(1.5), 3)}));
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(1), -1)}));
+  EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(1), std::int64_t{1} << 25)}));
+}
+
+TEST(PackingLaw, HoldsOnGoodAndBadInputs) {
+  EXPECT_HOLDS(packing_law(Ints{101, 2000, 102, 3000, 102}, Ints{0, 0, 0, 1, 1}));
+  EXPECT_HOLDS(packing_law(Ints{101, 2000, 102}, Ints{0, 1}));
+  EXPECT_HOLDS(packing_law(Ints{}, Ints{}));
+  EXPECT_HOLDS(packing_law(Ints{(std::int64_t{1} << 30) - 1}, Ints{1}));
+  // Types longer than ids: the core must answer with a 500, which the law accepts.
+  EXPECT_HOLDS(packing_law(Ints{1}, Ints{0, 1}));
+  EXPECT_HOLDS(packing_law(Ints{}, Ints{1}));
+  // Out-of-range ids or types are internal errors, not the law's business.
+  EXPECT_HOLDS(packing_law(Ints{std::int64_t{1} << 30}, Ints{0}));
+  EXPECT_HOLDS(packing_law(Ints{1, 2}, Ints{2}));
+}
+
+TEST(TokenTypesCheck, BytesMapToTypesAndEveryLawHolds) {
+  EXPECT_EQ(token_types_from_bytes(std::string("\x00\x01\x02\x03\x05\xFC\xFF", 7)), (Ints{0, 1, 2, 0, 2, -4, -1}));
+  for (const std::string& bytes : {std::string(), std::string("\x00\x00\x01\x01", 4), std::string("\x00\x01\x00", 3),
+                                   std::string("\x02", 1), std::string("\x00\xFF\x01\x00\xFE\x00\x01\x01", 8),
+                                   std::string(300, '\x01'), std::string("\x00\x01\xFC\x00\x00\xFD\x01", 7)}) {
+    const CheckResult result = check_token_types_input(bytes);
+    EXPECT_HOLDS(result.violations);
+  }
+  const CheckResult ok = check_token_types_input(std::string("\x00\x00\x01", 3));
+  EXPECT_TRUE(ok.accepted);
+  EXPECT_EQ(dump_json(ok.outcome), R"({"compressed_token_type_ids":2})");
+  const CheckResult bad = check_token_types_input(std::string("\x01\x00", 2));
+  EXPECT_FALSE(bad.accepted);
+  EXPECT_EQ(bad.outcome["error"]["message"],
+            "Token type ids are expected to be a sequence of zeros followed by a sequence of ones");
+}
+
+// ------------------------------------------------------ params and verify laws
+
+TEST(ParamsLaws, HoldOnValidParamsAndNonCanonicalBytes) {
+  PoolingParams p;
+  EXPECT_HOLDS(params_round_trip(p));
+  p.task = "classify";
+  p.extra_kwargs = std::make_shared<Json>(Json{{"z", 1}, {"compressed_token_type_ids", 3}});
+  EXPECT_HOLDS(params_round_trip(p));
+  p.late_interaction_params = LateInteractionParams{"score_doc", "k", std::nullopt};
+  p.returned_token_ids = Ints{1, 2};
+  EXPECT_HOLDS(params_round_trip(p));
+
+  // [null x4, "classify", false]: the trailing default false is not canonical; decoding it is fine.
+  const auto bytes = Json::to_msgpack(Json::array({nullptr, nullptr, nullptr, nullptr, "classify", false}));
+  const std::string msgpack(bytes.begin(), bytes.end());
+  EXPECT_HOLDS(wire_bytes_fixed_point(msgpack));
+  const CheckResult result = check_params_wire_input(msgpack);
+  EXPECT_HOLDS(result.violations);
+  EXPECT_TRUE(result.accepted);
+  EXPECT_EQ(result.outcome["task"], "classify");
+}
+
+TEST(VerifyLaw, HoldsOnAcceptedAndRejectedParams) {
+  ModelConfig model;
+  PoolingParams classify;
+  classify.task = "classify";
+  classify.extra_kwargs = std::make_shared<Json>(Json{{"a", 1}});
+  EXPECT_HOLDS(verify_law(model, classify));
+  PoolingParams dims;  // dimensions on classify: the step-4 message, checked by the error law
+  dims.task = "classify";
+  dims.dimensions = 8;
+  EXPECT_HOLDS(verify_law(model, dims));
+  PoolingParams plugin;
+  plugin.task = "plugin";
+  EXPECT_HOLDS(verify_law(model, plugin));
+
+  const CheckResult result =
+      check_verify_input(R"({"model": {"is_matryoshka": true}, "pooling_params": {"task": "embed", "dimensions": 999}})");
+  EXPECT_HOLDS(result.violations);
+  EXPECT_FALSE(result.accepted);
+}
+
+}  // namespace
+}  // namespace poolcheck::laws
