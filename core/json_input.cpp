@@ -143,17 +143,18 @@ class DomBuilder {
 int nesting_depth(std::string_view bytes, int limit) {
   int depth = 0;
   int deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (char c : bytes) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
+  const std::size_t size = bytes.size();
+  std::size_t i = 0;
+  while (i < size) {
+    const char c = bytes[i++];
     if (c == '"') {
-      in_string = true;
+      // Skip the string in a tight loop: up to the next quote that is not
+      // escaped; a backslash takes the byte after it, whatever it is.
+      while (i < size) {
+        const char s = bytes[i++];
+        if (s == '\\') ++i;
+        else if (s == '"') break;
+      }
     } else if (c == '[' || c == '{') {
       if (++depth > deepest) deepest = depth;
       if (deepest > limit) return deepest;

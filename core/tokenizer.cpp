@@ -67,11 +67,7 @@ void for_each_word(std::string_view text, OnWord on_word) {
 }
 
 std::int64_t id_from_hash(std::uint32_t hash, std::int64_t vocab_size) {
-  const auto range = static_cast<std::uint64_t>(vocab_size - kFirstWordId);
-  // The same remainder; a 32-bit division when the range allows (any valid
-  // vocab_size <= 2^30 does) is cheaper, and there is one per word.
-  const std::uint64_t offset = range <= 0xFFFFFFFFu ? hash % static_cast<std::uint32_t>(range) : hash % range;
-  return kFirstWordId + static_cast<std::int64_t>(offset);
+  return kFirstWordId + static_cast<std::int64_t>(hash % static_cast<std::uint64_t>(vocab_size - kFirstWordId));
 }
 
 // word_id(split_words(text)[w]) for every w, without a string per word.
