@@ -8,7 +8,11 @@ namespace {
 using poolcheck::cli::Command;
 
 const std::vector<Command>& all_commands() {
-  static const std::vector<Command> commands = poolcheck::cli::core_commands();
+  static const std::vector<Command> commands = [] {
+    std::vector<Command> all = poolcheck::cli::core_commands();
+    for (auto& command : poolcheck::cli::harness_commands()) all.push_back(std::move(command));
+    return all;
+  }();
   return commands;
 }
 

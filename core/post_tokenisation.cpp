@@ -72,8 +72,10 @@ Window slice_window(std::int64_t length, std::int64_t target, Side side) {
 
 Result<PairPlan> plan_pair(const SideTokens& query, const SideTokens& document, WordBudget words,
                            const ModelConfig& model, const PostTokenisation& options) {
-  std::optional<std::int64_t> target = options.truncate_prompt_tokens;
-  if (target && *target == -1) target = model.max_model_len;
+  // -1 means max_model_len. (Read the value only when there is one: GCC may
+  // otherwise compare an empty optional's payload first, which valgrind flags.)
+  std::optional<std::int64_t> target;
+  if (const auto& t = options.truncate_prompt_tokens) target = *t == -1 ? model.max_model_len : *t;
   const TokenizerStyle style = model.style();
 
   if (target && !options.truncation_side) {

@@ -1,0 +1,258 @@
+// The harness commands: repro, promote, fuzz. Argument parsing and printing
+// only; the work is in fuzz/harness/ (poolcheck_harness), whose every check
+// is the law library's.
+#include <charconv>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include "cli/command_line.hpp"
+#include "fuzz/harness/campaign.hpp"
+#include "fuzz/harness/promote.hpp"
+#include "fuzz/harness/repro.hpp"
+
+namespace poolcheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace h = poolcheck::harness;
+
+// "--name value" and "--name=value" for options that take a value, "--name"
+// for switches; everything else is positional.
+struct Options {
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> switches;
+  Args positional;
+};
+
+std::optional<Options> parse_options(const std::string& command, const Args& args,
+                                     const std::vector<std::string>& with_value,
+                                     const std::vector<std::string>& switches) {
+  Options options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() <= 2 || arg.rfind("--", 0) != 0) {
+      options.positional.push_back(arg);
+      continue;
+    }
+    const auto equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
+      if (equals != std::string::npos) {
+        options.values[name] = arg.substr(equals + 1);
+      } else if (i + 1 < args.size()) {
+        options.values[name] = args[++i];
+      } else {
+        usage_error(command, name + " needs a value");
+        return std::nullopt;
+      }
+    } else if (equals == std::string::npos &&
+               std::find(switches.begin(), switches.end(), name) != switches.end()) {
+      options.switches[name] = true;
+    } else {
+      usage_error(command, "unknown option " + arg);
+      return std::nullopt;
+    }
+  }
+  return options;
+}
+
+std::optional<double> parse_seconds(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || !(value > 0)) return std::nullopt;
+  return value;
+}
+
+std::optional<long> parse_count(const std::string& text) {
+  long value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < 1) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string> value_of(const Options& options, const std::string& name) {
+  auto it = options.values.find(name);
+  return it == options.values.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+int run_repro(const Args& args) {
+  auto options = parse_options("repro", args, {"--target", "--junit", "--timeout"}, {"--verbose"});
+  if (!options) return kExitUsage;
+  if (options->positional.empty()) return usage_error("repro", "expects at least one PATH");
+  h::ReproOptions repro;
+  for (const auto& path : options->positional) repro.paths.emplace_back(path);
+  repro.target = value_of(*options, "--target");
+  repro.verbose = options->switches.count("--verbose") > 0;
+  if (auto timeout = value_of(*options, "--timeout")) {
+    auto seconds = parse_seconds(*timeout);
+    if (!seconds) return usage_error("repro", "--timeout takes a positive number of seconds");
+    repro.timeout_seconds = *seconds;
+  }
+  auto plan = h::plan_repro(repro);
+  if (!plan) return usage_error("repro", plan.error().message);
+  if (plan->empty()) return usage_error("repro", "no entries under the given path(s)");
+
+  h::print_table_header(std::cout, repro.verbose);
+  const h::ReproReport report = h::run_repro(*plan, repro, &std::cout);
+  h::print_failures_and_summary(std::cout, report);
+  if (auto junit = value_of(*options, "--junit")) {
+    std::ofstream out(*junit, std::ios::binary);
+    out << h::junit_xml(report);
+    if (!out) {
+      std::cerr << "poolcheck repro: cannot write " << *junit << "\n";
+      return kExitUsage;
+    }
+    std::cout << "JUnit XML: " << *junit << "\n";
+  }
+  return report.all_passed() ? kExitOk : kExitRejected;
+}
+
+int run_promote(const Args& args) {
+  auto options = parse_options("promote", args,
+                               {"--target", "--name", "--note", "--corpus", "--timeout", "--budget"}, {});
+  if (!options) return kExitUsage;
+  if (options->positional.size() != 1) return usage_error("promote", "expects exactly one ARTIFACT");
+  h::PromoteOptions promote;
+  promote.artifact = options->positional[0];
+  promote.target = value_of(*options, "--target");
+  promote.name = value_of(*options, "--name");
+  promote.note = value_of(*options, "--note");
+  if (auto corpus = value_of(*options, "--corpus")) {
+    promote.corpus_dir = *corpus;
+  } else {
+    auto root = h::find_project_root(fs::current_path());
+    if (!root) return usage_error("promote", "no corpus/ here or above the current directory: pass --corpus DIR");
+    promote.corpus_dir = *root / "corpus";
+  }
+  if (auto timeout = value_of(*options, "--timeout")) {
+    auto seconds = parse_seconds(*timeout);
+    if (!seconds) return usage_error("promote", "--timeout takes a positive number of seconds");
+    promote.timeout_seconds = *seconds;
+  }
+  if (auto budget = value_of(*options, "--budget")) {
+    auto count = parse_count(*budget);
+    if (!count) return usage_error("promote", "--budget takes a positive count of runs");
+    promote.budget = static_cast<std::size_t>(*count);
+  }
+  auto result = h::promote(promote, std::cerr);
+  if (!result) {
+    std::cerr << "poolcheck promote: " << result.error().message << "\n";
+    return kExitRejected;
+  }
+  std::error_code ec;
+  const fs::path shown = fs::proximate(result->written, fs::current_path(), ec);
+  std::cout << "Wrote " << (ec ? result->written : shown).string() << " (" << result->bytes_after
+            << " bytes; catches " << result->signature.describe() << ")\n"
+            << "Replay it with: poolcheck repro " << (ec ? result->written : shown).string() << "\n"
+            << "It fails until the bug is fixed; `ctest -L corpus` (test repro-" << result->target
+            << ") picks it up with no edit.\n";
+  return kExitOk;
+}
+
+int run_fuzz(const Args& args) {
+  auto options = parse_options("fuzz", args, {"--time", "--jobs", "--build-dir", "--progress"}, {"--no-merge"});
+  if (!options) return kExitUsage;
+  h::CampaignOptions campaign;
+  auto root = h::find_project_root(fs::current_path());
+  if (!root) return usage_error("fuzz", "run it inside the repository (no corpus/ here or above)");
+  campaign.root = *root;
+  campaign.build_dir = value_of(*options, "--build-dir") ? fs::absolute(*value_of(*options, "--build-dir"))
+                                                         : *root / "build" / "fuzz";
+  if (auto time = value_of(*options, "--time")) {
+    auto seconds = parse_seconds(*time);
+    if (!seconds) return usage_error("fuzz", "--time takes a positive number of seconds");
+    campaign.seconds = *seconds;
+  }
+  if (auto jobs = value_of(*options, "--jobs")) {
+    auto count = parse_count(*jobs);
+    if (!count || *count > 256) return usage_error("fuzz", "--jobs takes a count from 1 to 256");
+    campaign.jobs = static_cast<int>(*count);
+  }
+  if (auto progress = value_of(*options, "--progress")) {
+    auto seconds = parse_seconds(*progress);
+    if (!seconds) return usage_error("fuzz", "--progress takes a positive number of seconds");
+    campaign.progress_seconds = *seconds;
+  }
+  campaign.merge = options->switches.count("--no-merge") == 0;
+  campaign.targets = options->positional;
+  return h::run_campaign(campaign, std::cout, std::cerr);
+}
+
+// A failed pipe(), fork() or write is an environment problem, not a finding.
+std::function<int(const Args&)> guarded(const char* name, int (*run)(const Args&)) {
+  return [name, run](const Args& args) {
+    try {
+      return run(args);
+    } catch (const std::exception& e) {
+      std::cerr << "poolcheck " << name << ": " << e.what() << "\n";
+      return kExitInternal;
+    }
+  };
+}
+
+}  // namespace
+
+std::vector<Command> harness_commands() {
+  return {
+      Command{"repro", "replay corpus entries or fuzz artifacts through every law",
+              "Usage: poolcheck repro PATH... [--target T] [--timeout S] [--junit FILE] [--verbose]\n\n"
+              "Replays each file, or every entry under each directory (recursively; dot files and\n"
+              "*.md skipped), through its target's laws, each in its own child process: a crash or a\n"
+              "sanitizer abort is reported and the run goes on; an entry that takes longer than\n"
+              "--timeout seconds (default 10) is killed and reported as TIMEOUT. The target comes from\n"
+              "the path (corpus/<T>/... or .fuzz-work/<T>/...), else from --target (request,\n"
+              "params_wire, token_types, verify). An entry passes when no law is violated, it does not\n"
+              "crash, and its \"expect\" verdict, when it has one, matches (corpus/README.md).\n\n"
+              "Prints a PASS/FAIL/TIMEOUT table, then per failure the violated law(s) and a minimal\n"
+              "diff (expected vs actual verdict, message or digest; the violations' descriptions).\n"
+              "--junit FILE also writes JUnit XML; --verbose shows each entry's actual verdict and\n"
+              "digest (what an \"expect\" would pin).\n"
+              "Exit codes: 0 all passed, 1 a failure or timeout, 2 usage error.\n\n"
+              "Examples:\n"
+              "  poolcheck repro corpus\n"
+              "  poolcheck repro .fuzz-work/request/artifacts/crash-0123abcd --target request\n",
+              guarded("repro", run_repro)},
+      Command{"promote", "minimise a fuzz finding into a corpus regression entry",
+              "Usage: poolcheck promote ARTIFACT [--target T] [--name NAME] [--note TEXT]\n"
+              "                         [--corpus DIR] [--timeout S] [--budget N]\n\n"
+              "Replays ARTIFACT in a child process to get its failure signature (the violated law\n"
+              "ids, or a crash's kind and top stack frames), minimises it keeping that signature\n"
+              "(JSON targets: a tree pass that keeps the input valid JSON, then delta debugging over\n"
+              "bytes; at most --budget runs, default 20000), refuses a duplicate of an existing\n"
+              "regression (same input, or same laws with the same output), and writes\n"
+              "DIR/<target>/regressions/NAME.json (or NAME.pcentry for binary inputs) with the note,\n"
+              "\"catches\" and \"promoted_from\". DIR defaults to the repository's corpus/.\n"
+              "The entry fails `poolcheck repro` (and `ctest -L corpus`) until the bug is fixed.\n"
+              "Exit codes: 0 written, 1 refused (passes, duplicate, name taken), 2 usage error.\n\n"
+              "Example:\n"
+              "  poolcheck promote .fuzz-work/request/artifacts/crash-0123abcd --name 47082-overwrite \\\n"
+              "    --note \"user extra_kwargs lost when token types are compressed\"\n",
+              guarded("promote", run_promote)},
+      Command{"fuzz", "run a libFuzzer campaign over the shipped corpus",
+              "Usage: poolcheck fuzz [--time S] [--jobs N] [--build-dir DIR] [--progress S] [--no-merge]\n"
+              "                      [TARGET...]\n\n"
+              "Fuzzes TARGETs (default: request params_wire token_types verify) with the libFuzzer\n"
+              "binaries DIR/fuzz/poolcheck_fuzz_<T> (DIR default: build/fuzz; build them with\n"
+              "`cmake --workflow --preset fuzz`). Each target's working corpus .fuzz-work/<T>/corpus\n"
+              "is seeded from corpus/<T>/seeds and regressions; libFuzzer runs in fork mode so a\n"
+              "crash is saved under .fuzz-work/<T>/artifacts/ and fuzzing goes on; new coverage is\n"
+              "merged into the working corpus (-merge=1) at the end. --time S is the total (default\n"
+              "60): with --jobs 1 (default) the targets run one after another, S split between\n"
+              "them; with --jobs N they run side by side with N workers in all (start-up and the\n"
+              "final merge add a few seconds per target). A progress line every --progress\n"
+              "seconds (default 5); a summary with, per distinct finding, \"Reproduce with:\" and\n"
+              "\"Promote with:\" commands. libFuzzer's output: .fuzz-work/<T>/fuzz.log.\n"
+              "Exit codes: 0 no finding, 1 findings, 2 usage error or missing binaries, 3 a fuzzer\n"
+              "failed to run, 130 interrupted by Ctrl-C (the summary is still printed).\n\n"
+              "Example:\n"
+              "  poolcheck fuzz --time 60\n"
+              "  poolcheck fuzz --time 600 --jobs 2 request\n",
+              guarded("fuzz", run_fuzz)},
+  };
+}
+
+}  // namespace poolcheck::cli

@@ -1,0 +1,29 @@
+#pragma once
+// The whole of a fuzz target: hand the bytes to the law library's entry point
+// and abort, with the violated laws on stderr, when any law fails. The laws
+// live in properties/laws/ only; a target never checks anything itself.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "properties/laws/check.hpp"
+
+namespace poolcheck::fuzz {
+
+using CheckFunction = laws::CheckResult (*)(std::string_view bytes);
+
+inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::size_t size) {
+  const laws::CheckResult result = check(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (!result.violations.empty()) {
+    // abort(), not a return code: libFuzzer saves the input as a crash artifact
+    // and the replay driver reports the file.
+    std::fprintf(stderr, "poolcheck: law violated\n%s\n", laws::describe(result.violations).c_str());
+    std::fflush(stderr);
+    std::abort();
+  }
+  return 0;
+}
+
+}  // namespace poolcheck::fuzz

@@ -1,0 +1,36 @@
+#pragma once
+// A structure-aware mutator for the JSON fuzz targets (`request`, `verify`).
+// Byte mutations mostly break JSON syntax, and a broken document only ever
+// reaches the parser; this one parses the input with the core's bounded parser,
+// changes the tree the way the spec's edges suggest (boundary numbers, spec
+// field names and literals, dropped / duplicated / nested members, changed
+// types) and writes it back, so most mutants get past validation.
+#include <cstddef>
+#include <cstdint>
+
+namespace poolcheck::fuzz {
+
+// A byte-level mutator with libFuzzer's LLVMFuzzerMutate contract: mutate
+// data[0, size) in place, at most max_size bytes, return the new size.
+using ByteMutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+// Mutates the JSON document in data[0, size) in place and returns its new size
+// (at most max_size). Unparsable input, a mutant that does not fit and, now and
+// then, parsable input too (byte-level diversity: broken syntax, odd escapes)
+// go to `bytes`; a null `bytes` flips one byte instead. Deterministic: the
+// same input and seed give the same output. Nesting never exceeds one level
+// past the parser's limit, so the limit itself gets tested but trees cannot
+// grow without bound.
+std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,
+                        ByteMutator bytes);
+
+// False when the environment variable POOLCHECK_JSON_MUTATOR is "0" (read
+// once): the JSON targets then mutate bytes only, as libFuzzer would without a
+// custom mutator. For measuring the mutator, and as an escape hatch.
+bool json_mutator_enabled();
+
+// The body of the JSON targets' LLVMFuzzerCustomMutator: mutate_json with
+// libFuzzer's LLVMFuzzerMutate, or LLVMFuzzerMutate alone when disabled.
+std::size_t custom_mutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed);
+
+}  // namespace poolcheck::fuzz

@@ -1,0 +1,57 @@
+# fuzz-smoke: one fuzz target for a few seconds over a COPY of its seeds.
+#
+#   cmake -DFUZZER=<binary> -DSEEDS=<corpus/T/seeds> -DOPTIONS=<fuzz/T.options>
+#         -DWORK_DIR=<dir> [-DSECONDS=5] -P smoke.cmake
+#
+# WORK_DIR is emptied first and holds the copy, new coverage and any artifact:
+# libFuzzer writes into its first corpus directory, and corpus/ stays
+# untouched. The [libfuzzer] section of OPTIONS becomes -key=value flags (a
+# relative dict= is taken next to OPTIONS), so the smoke run uses the same
+# dictionary and limits as a campaign. Passes when the fuzzer exits 0.
+foreach(var FUZZER SEEDS OPTIONS WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "smoke.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT DEFINED SECONDS)
+  set(SECONDS 5)
+endif()
+
+get_filename_component(options_dir "${OPTIONS}" DIRECTORY)
+file(STRINGS "${OPTIONS}" option_lines)
+set(flags)
+set(in_libfuzzer FALSE)
+foreach(line IN LISTS option_lines)
+  string(STRIP "${line}" line)
+  if(line MATCHES "^\\[(.*)\\]$")
+    set(in_libfuzzer FALSE)
+    if(CMAKE_MATCH_1 STREQUAL "libfuzzer")
+      set(in_libfuzzer TRUE)
+    endif()
+  elseif(in_libfuzzer AND line MATCHES "^([A-Za-z_]+)[ \t]*=[ \t]*(.*)$")
+    set(key "${CMAKE_MATCH_1}")
+    set(value "${CMAKE_MATCH_2}")
+    if(key STREQUAL "dict" AND NOT IS_ABSOLUTE "${value}")
+      set(value "${options_dir}/${value}")
+    endif()
+    list(APPEND flags "-${key}=${value}")
+  endif()
+endforeach()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}/corpus" "${WORK_DIR}/artifacts")
+file(GLOB seeds LIST_DIRECTORIES false "${SEEDS}/*")
+if(NOT seeds)
+  message(FATAL_ERROR "smoke.cmake: no seeds in ${SEEDS}")
+endif()
+file(COPY ${seeds} DESTINATION "${WORK_DIR}/corpus")
+
+set(command "${FUZZER}" ${flags} "-max_total_time=${SECONDS}" -print_final_stats=1
+    "-artifact_prefix=${WORK_DIR}/artifacts/" "${WORK_DIR}/corpus")
+list(JOIN command " " shown)
+message(STATUS "running: ${shown}")
+execute_process(COMMAND ${command} WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  file(GLOB artifacts "${WORK_DIR}/artifacts/*")
+  message(FATAL_ERROR "fuzz smoke: ${FUZZER} exited with ${rc}; artifacts: ${artifacts}")
+endif()

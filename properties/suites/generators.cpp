@@ -1,0 +1,257 @@
+#include "properties/suites/generators.hpp"
+
+#include <cstdio>
+#include <limits>
+
+namespace poolcheck::props {
+namespace {
+
+constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kMax64 = std::numeric_limits<std::int64_t>::max();
+
+std::string utf8(const std::vector<std::uint32_t>& code_points) {
+  std::string out;
+  for (std::uint32_t c : code_points) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+rc::Gen<std::uint32_t> gen_code_point() {
+  using rc::gen::inRange;
+  return rc::gen::weightedOneOf<std::uint32_t>({
+      {12, inRange<std::uint32_t>('a', 'z' + 1)},
+      {3, inRange<std::uint32_t>(0x20, 0x7F)},
+      {1, rc::gen::element<std::uint32_t>(0, '\t', '\n', 0x7F, '"', '\\', '@', '/')},
+      {2, inRange<std::uint32_t>(0xA0, 0x800)},
+      {1, rc::gen::element<std::uint32_t>(0xA0, 0x2028, 0x3000, 0xFEFF, 0x200B)},
+      {2, inRange<std::uint32_t>(0x4E00, 0x4F00)},
+      {1, inRange<std::uint32_t>(0x1F600, 0x1F650)},
+      {1, inRange<std::uint32_t>(0xE000, 0xF900)},
+  });
+}
+
+rc::Gen<double> gen_double() {
+  return rc::gen::element(0.5, -0.0, 1.0, -2.5, 1e300, -1e-300, 3.141592653589793, 1e16, 2.5e-8);
+}
+
+}  // namespace
+
+bool chance(int percent) {
+  const auto coin = rc::gen::weightedElement<bool>(
+      {{static_cast<std::size_t>(100 - percent), false}, {static_cast<std::size_t>(percent), true}});
+  return *rc::gen::shrink(coin, [](bool value) { return value ? rc::seq::just(false) : rc::Seq<bool>(); });
+}
+
+rc::Gen<std::string> gen_unicode_string(int max_length) {
+  return rc::gen::map(rc::gen::resize(max_length, rc::gen::container<std::vector<std::uint32_t>>(gen_code_point())),
+                      utf8);
+}
+
+rc::Gen<std::string> gen_key() {
+  return rc::gen::weightedOneOf<std::string>({
+      {4, rc::gen::element<std::string>("a", "b", "custom", "trace-id")},
+      {4, rc::gen::element<std::string>("compressed_token_type_ids", "cache_salt", "mm_processor_kwargs",
+                                        "max_tokens_per_query", "max_tokens_per_doc", "chat_template_kwargs",
+                                        "task", "extra_kwargs")},
+      {1, rc::gen::just(std::string())},
+      {2, gen_unicode_string(6)},
+  });
+}
+
+rc::Gen<std::int64_t> gen_int() {
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {6, rc::gen::inRange<std::int64_t>(0, 10)},
+      {2, rc::gen::inRange<std::int64_t>(-5, 0)},
+      {1, rc::gen::element(kMin64 + 0, kMax64, std::int64_t{1} << 30, (std::int64_t{1} << 30) - 1,
+                                         std::int64_t{1} << 31, (std::int64_t{1} << 53) + 1)},
+      {1, rc::gen::arbitrary<std::int64_t>()},
+  });
+}
+
+rc::Gen<Json> gen_json(int depth) {
+  using rc::gen::map;
+  const auto leaf = rc::gen::weightedOneOf<Json>({
+      {2, rc::gen::just(Json(nullptr))},
+      {2, map(rc::gen::arbitrary<bool>(), [](bool b) { return Json(b); })},
+      {4, map(gen_int(), [](std::int64_t i) { return Json(i); })},
+      {1, map(rc::gen::element<std::uint64_t>(std::uint64_t{1} << 63, std::numeric_limits<std::uint64_t>::max()),
+              [](std::uint64_t u) { return Json(u); })},
+      {2, map(gen_double(), [](double d) { return Json(d); })},
+      {4, map(gen_unicode_string(8), [](std::string s) { return Json(std::move(s)); })},
+  });
+  if (depth <= 0) return leaf;
+  const auto array = map(rc::gen::resize(4, rc::gen::container<std::vector<Json>>(gen_json(depth - 1))),
+                         [](std::vector<Json> items) { return Json(std::move(items)); });
+  return rc::gen::weightedOneOf<Json>({{6, leaf}, {1, array}, {1, gen_object(depth - 1)}});
+}
+
+rc::Gen<Json> gen_object(int depth) {
+  using Member = std::pair<std::string, Json>;
+  return rc::gen::map(rc::gen::resize(4, rc::gen::container<std::vector<Member>>(rc::gen::pair(gen_key(), gen_json(depth)))),
+                      [](const std::vector<Member>& members) {
+                        Json object = Json::object();
+                        for (const auto& [key, value] : members) object[key] = value;
+                        return object;
+                      });
+}
+
+rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len) {
+  return rc::gen::exec([max_model_len] {
+    Json extras = *gen_object(2);
+    // The keys the core reads, more often than gen_key alone would put them.
+    if (chance(25)) extras["compressed_token_type_ids"] = *gen_json(1);
+    if (chance(20)) extras["cache_salt"] = *gen_json(0);
+    if (chance(20)) extras["mm_processor_kwargs"] = *gen_json(2);
+    for (const char* limit : {"max_tokens_per_query", "max_tokens_per_doc"}) {
+      if (chance(15)) extras[limit] = nullptr;
+      // null means 0; a number must be a valid limit.
+      if (extras.contains(limit))
+        extras[limit] = chance(60) ? Json(*rc::gen::inRange<std::int64_t>(0, max_model_len)) : Json(nullptr);
+    }
+    return extras;
+  });
+}
+
+rc::Gen<std::string> gen_task() {
+  return rc::gen::weightedOneOf<std::string>({
+      {6, rc::gen::element<std::string>("classify", "embed", "token_embed", "token_classify", "plugin",
+                                        "embed&token_classify")},
+      {1, rc::gen::map(gen_unicode_string(8), [](std::string task) {
+         return task == "score" || task == "encode" ? task + "_" : task;
+       })},
+  });
+}
+
+rc::Gen<PoolingParams> gen_pooling_params() {
+  return rc::gen::exec([] {
+    PoolingParams p;
+    p.use_activation = *optional_of(rc::gen::arbitrary<bool>());
+    p.dimensions = *optional_of(gen_int(), 25);
+    p.step_tag_id = *optional_of(gen_int(), 20);
+    p.returned_token_ids =
+        *optional_of(rc::gen::resize(4, rc::gen::container<std::vector<std::int64_t>>(gen_int())), 20);
+    p.task = *optional_of(gen_task(), 60);
+    p.requires_token_ids = chance(30);
+    p.skip_reading_prefix_cache = *optional_of(rc::gen::arbitrary<bool>(), 30);
+    if (chance(25))
+      p.late_interaction_params = LateInteractionParams{*rc::gen::element<std::string>("cache_query", "score_doc"),
+                                                        *gen_unicode_string(6), *optional_of(gen_int())};
+    if (chance(60)) p.extra_kwargs = std::make_shared<Json>(*gen_object(2));
+    return p;
+  });
+}
+
+rc::Gen<Json> gen_params_object(const PoolingParams& params) {
+  return rc::gen::exec([params] {
+    const Json full = params_to_object(params);
+    Json object = Json::object();
+    for (const auto& [key, value] : full.items()) {
+      const bool is_default = value.is_null() || (key == "requires_token_ids" && value == false) ||
+                              (key == "output_kind" && value == "FINAL_ONLY");
+      if (!is_default || chance(50)) object[key] = value;
+    }
+    return object;
+  });
+}
+
+rc::Gen<ModelCase> gen_model(Modality modality) {
+  return rc::gen::exec([modality] {
+    ModelCase m;
+    m.style = *pick<TokenizerStyle>({TokenizerStyle::Bert, TokenizerStyle::XlmR, TokenizerStyle::Llm});
+    m.multimodal = modality == Modality::Multimodal || (modality == Modality::Any && chance(20));
+    m.name = "cross-encoder/ms-marco-MiniLM-L-6-v2";
+    if (m.style == TokenizerStyle::Bert && !m.multimodal && chance(10)) return m;  // every default
+
+    Json json = Json::object();
+    if (chance(30)) {
+      m.name = *rc::gen::element<std::string>("BAAI/bge-reranker-v2-m3", "Qwen/Qwen3-Reranker-0.6B", "");
+      json["name"] = m.name;
+    }
+    if (chance(20))
+      json["architecture"] = *rc::gen::element<std::string>("XLMRobertaForSequenceClassification",
+                                                             "Qwen3ForSequenceClassification", "JinaVLForRanking");
+    m.max_model_len = *rc::gen::weightedOneOf<std::int64_t>({{8, rc::gen::inRange<std::int64_t>(2, 33)},
+                                                              {1, rc::gen::just<std::int64_t>(1)},
+                                                              {1, rc::gen::just<std::int64_t>(512)}});
+    json["max_model_len"] = m.max_model_len;
+    if (chance(20)) json["vocab_size"] = *rc::gen::element<std::int64_t>(1001, 1003, 151669, std::int64_t{1} << 30);
+    if (m.multimodal || chance(10)) json["is_multimodal"] = m.multimodal;
+
+    Json tokenizer = Json::object();
+    tokenizer["use_sep_token"] = m.style != TokenizerStyle::Llm;
+    // Without a sep token there are never token types, whatever this says.
+    tokenizer["returns_token_type_ids"] = m.style == TokenizerStyle::Bert || (m.style == TokenizerStyle::Llm && chance(50));
+    if (chance(40)) tokenizer["truncation_side"] = *rc::gen::element<std::string>("right", "left");
+    if (chance(20)) tokenizer["pad_token_id"] = *rc::gen::element<std::int64_t>(0, 1, 101, 102, 103, 5000);
+    json["tokenizer"] = tokenizer;
+    if (chance(5)) json["x-" + *gen_key()] = *gen_json(1);  // unknown keys are ignored
+    m.json = json;
+    return m;
+  });
+}
+
+rc::Gen<std::string> gen_mutated(std::string original) {
+  return rc::gen::exec([original] {
+    std::string bytes = original;
+    const int edits = *rc::gen::inRange(1, 4);
+    for (int e = 0; e < edits; ++e) {
+      const auto at = *rc::gen::inRange<std::size_t>(0, bytes.size() + 1);
+      switch (*rc::gen::element(0, 1, 2, 3)) {
+        case 0: bytes.resize(at); break;
+        case 1: bytes.insert(at, 1, *rc::gen::arbitrary<char>()); break;
+        case 2: if (at < bytes.size()) bytes.erase(at, *rc::gen::inRange<std::size_t>(1, 5)); break;
+        case 3: if (at < bytes.size()) bytes[at] = static_cast<char>(bytes[at] ^ (1 << *rc::gen::inRange(0, 8))); break;
+      }
+    }
+    return bytes;
+  });
+}
+
+std::string style_name(TokenizerStyle style) {
+  switch (style) {
+    case TokenizerStyle::Bert: return "bert";
+    case TokenizerStyle::XlmR: return "xlmr";
+    case TokenizerStyle::Llm: return "llm";
+  }
+  return "?";
+}
+
+std::string printable(const std::string& bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    // A complete multi-byte UTF-8 sequence is kept as it is.
+    const std::size_t extra = (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 0;
+    bool sequence = extra > 0 && i + extra < bytes.size();
+    for (std::size_t k = 1; sequence && k <= extra; ++k)
+      sequence = (static_cast<unsigned char>(bytes[i + k]) >> 6) == 2;
+    if (sequence) {
+      out.append(bytes, i, extra + 1);
+      i += extra;
+    } else if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+}  // namespace poolcheck::props

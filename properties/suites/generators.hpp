@@ -1,0 +1,92 @@
+#pragma once
+// RapidCheck generators of the core's inputs: the shared pieces (JSON values
+// with adversarial keys, PoolingParams over every field, model configs).
+// Shrinking: this RapidCheck's element/elementOf/weightedElement/oneOf do not
+// shrink at all, and inRange shrinks towards its minimum (and draws from a
+// range that grows with the test size). chance(), optional_of() and pick()
+// below add the shrink towards the plainest choice (false, nothing, the first
+// choice), so a minimal counterexample is the plainest input that still fails.
+// Only the suites include this header (it pulls in RapidCheck).
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.hpp"
+#include "core/model.hpp"
+#include "core/pooling_params.hpp"
+
+namespace poolcheck::props {
+
+// True in about `percent` (1..99) of cases, shrinking to false. Only inside a
+// generator's exec or a property body, where `*gen` may be used.
+bool chance(int percent);
+
+// One of `choices`, uniformly, shrinking to the first.
+template <class T>
+rc::Gen<T> pick(std::vector<T> choices) {
+  const T first = choices.front();
+  return rc::gen::shrink(rc::gen::elementOf(std::move(choices)), [first](const T& value) {
+    return value == first ? rc::Seq<T>() : rc::seq::just(first);
+  });
+}
+
+// A value from `gen` in about `percent` of cases, else nothing; shrinks to nothing.
+template <class T>
+rc::Gen<std::optional<T>> optional_of(rc::Gen<T> gen, int percent = 40) {
+  const auto some = rc::gen::map(gen, [](T value) { return std::optional<T>(std::move(value)); });
+  const auto either = rc::gen::weightedOneOf<std::optional<T>>(
+      {{static_cast<std::size_t>(100 - percent), rc::gen::just(std::optional<T>())},
+       {static_cast<std::size_t>(percent), some}});
+  return rc::gen::shrink(either, [](const std::optional<T>& value) {
+    return value ? rc::seq::just(std::optional<T>()) : rc::Seq<std::optional<T>>();
+  });
+}
+
+// Valid UTF-8 of at most `max_length` code points: ASCII mostly, with NUL,
+// quotes, Unicode whitespace, CJK, astral and private-use code points.
+rc::Gen<std::string> gen_unicode_string(int max_length);
+// Object keys a user may send: plain ones, the keys the core gives a meaning
+// (compressed_token_type_ids, cache_salt, mm_processor_kwargs,
+// max_tokens_per_query, ...), the empty key and Unicode keys.
+rc::Gen<std::string> gen_key();
+// Small integers and the 64-bit edges.
+rc::Gen<std::int64_t> gen_int();
+// Any JSON value, containers nested at most `depth` deep.
+rc::Gen<Json> gen_json(int depth);
+// A JSON object with keys from gen_key and values from gen_json(depth).
+rc::Gen<Json> gen_object(int depth);
+// A caller's extra_kwargs (spec 6, offline): nested values under adversarial
+// keys, the keys LLM.score validates (max_tokens_per_*) holding values valid
+// for `max_model_len`.
+rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len);
+// A task string: the known ones and others, never the removed score/encode.
+rc::Gen<std::string> gen_task();
+// PoolingParams with a valid value in every field.
+rc::Gen<PoolingParams> gen_pooling_params();
+// The object form a user writes: keys holding their default sometimes left out.
+rc::Gen<Json> gen_params_object(const PoolingParams& params);
+
+struct ModelCase {
+  Json json;  // the envelope's "model"; null for the defaults
+  TokenizerStyle style = TokenizerStyle::Bert;
+  std::int64_t max_model_len = 512;
+  bool multimodal = false;
+  std::string name;
+};
+enum class Modality { Any, TextOnly, Multimodal };
+// All three tokenizer styles, mostly with a small max_model_len so that
+// truncation and padding really happen.
+rc::Gen<ModelCase> gen_model(Modality modality = Modality::Any);
+
+std::string style_name(TokenizerStyle style);
+
+// `bytes` with one to three edits: cut, a byte inserted, bytes erased, a bit flipped.
+rc::Gen<std::string> gen_mutated(std::string bytes);
+
+// Bytes as a readable string: valid UTF-8 as is, other bytes as \xNN.
+std::string printable(const std::string& bytes);
+
+}  // namespace poolcheck::props

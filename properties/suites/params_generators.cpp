@@ -1,0 +1,235 @@
+#include "properties/suites/params_generators.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <ostream>
+
+#include "core/msgpack.hpp"
+#include "core/output_json.hpp"
+#include "core/wire.hpp"
+
+namespace poolcheck::props {
+namespace {
+
+constexpr std::int64_t kMin64 = std::numeric_limits<std::int64_t>::min();
+
+// The wire default of position i (spec section 2 table): what padding a short
+// array up to i leaves valid.
+Json wire_default(std::size_t i) {
+  if (i == 5) return false;
+  if (i == 9) return 2;
+  return nullptr;
+}
+
+// A value of the wrong type for wire position i (0..8).
+Json wrong_wire_value(std::size_t i) {
+  switch (i) {
+    case 0: case 6: return *rc::gen::element(Json("x"), Json(1));
+    case 1: case 2: return *rc::gen::element(Json("1"), Json(1.5), Json(true));
+    case 3: return *rc::gen::element(Json(5), Json::array({"a"}), Json::array({1.5}));
+    case 4: return *rc::gen::element(Json(5), Json::array());
+    case 5: return *rc::gen::element(Json(nullptr), Json(1), Json("false"));
+    case 7: return *rc::gen::element(Json(5), Json("x"), Json::object());
+    default: return *rc::gen::element(Json::array(), Json(5), Json("x"));
+  }
+}
+
+bool holds_container(const Json& object) {
+  return std::any_of(object.begin(), object.end(), [](const Json& v) { return v.is_structured(); });
+}
+
+}  // namespace
+
+void showValue(const WireCase& input, std::ostream& os) {
+  os << input.kind << " wire bytes " << printable(input.bytes);
+  auto decoded = from_msgpack(input.bytes);
+  if (decoded) os << " = " << dump_json(*decoded);
+}
+
+rc::Gen<WireCase> gen_wire_case(const PoolingParams& params) {
+  return rc::gen::exec([params] {
+    WireCase c;
+    c.bytes = encode_wire_msgpack(params);
+    c.encoded_length = encode_wire(params).size();
+    c.nested_extras = params.extra_kwargs && holds_container(*params.extra_kwargs);
+    c.late_interaction = params.late_interaction_params.has_value();
+    c.kind = "encoded";
+    if (chance(30)) {
+      c.kind = "mutated bytes";
+      c.bytes = *gen_mutated(c.bytes);
+    }
+    return c;
+  });
+}
+
+rc::Gen<WireCase> gen_wire_defect() {
+  return rc::gen::exec([] {
+    Json wire = encode_wire(*gen_pooling_params());
+    const auto pad_to = [&wire](std::size_t n) {
+      while (wire.size() < n) wire.push_back(wire_default(wire.size()));
+    };
+    WireCase c;
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5)) {
+      case 0: {
+        const auto at = *rc::gen::inRange<std::size_t>(0, 9);
+        pad_to(at + 1);
+        wire[at] = wrong_wire_value(at);
+        c.kind = "element " + std::to_string(at) + " of the wrong type";
+        c.expected_family = "type";
+        break;
+      }
+      case 1:
+        pad_to(10 + *rc::gen::inRange<std::size_t>(1, 4));
+        c.kind = "more than 10 elements";
+        c.expected_family = "wire-length";
+        break;
+      case 2:
+        pad_to(10);
+        wire[9] = *rc::gen::element<std::int64_t>(0, 1, 3, -1, 100);
+        c.kind = "output_kind not FINAL_ONLY";
+        c.expected_family = "output-kind";
+        break;
+      case 3: {
+        const std::string task = *rc::gen::element<std::string>("score", "encode");
+        pad_to(5);
+        wire[4] = task;
+        c.kind = "task " + task;
+        c.expected_family = "task-" + task + "-removed";
+        break;
+      }
+      case 4: {
+        const std::string bytes = to_msgpack(wire);
+        c.bytes = bytes.substr(0, *rc::gen::inRange<std::size_t>(0, bytes.size()));
+        c.kind = "bytes cut short";
+        c.expected_family = "invalid-msgpack";
+        return c;
+      }
+      case 5:
+        wire = *rc::gen::element(Json::object(), Json(5), Json("x"), Json(nullptr));
+        c.kind = "not an array";
+        c.expected_family = "type";
+        break;
+    }
+    c.bytes = to_msgpack(wire);
+    return c;
+  });
+}
+
+void showValue(const VerifyCase& input, std::ostream& os) {
+  if (!input.defect.empty()) os << input.defect << " (calls for " << input.expected_family << "): ";
+  os << printable(input.bytes);
+}
+
+rc::Gen<VerifyCase> gen_verify_case() {
+  return rc::gen::exec([] {
+    VerifyCase c;
+    const std::int64_t embedding = *rc::gen::element<std::int64_t>(8, 64, 384);
+    c.pooling_type = *rc::gen::weightedElement<std::string>({{4, "CLS"}, {2, "MEAN"}, {2, "STEP"}, {1, "LAST"}});
+    Json pooler{{"pooling_type", c.pooling_type}};
+    if (chance(20)) pooler["use_activation"] = *rc::gen::arbitrary<bool>();
+    if (chance(20)) pooler["dimensions"] = *rc::gen::inRange<std::int64_t>(1, embedding + 1);
+    if (chance(20)) pooler["step_tag_id"] = *gen_int();
+    if (chance(20)) pooler["returned_token_ids"] = *rc::gen::resize(3, rc::gen::container<std::vector<std::int64_t>>(gen_int()));
+    Json model{{"pooler", pooler}, {"embedding_size", embedding}};
+    c.matryoshka = chance(40);
+    model["is_matryoshka"] = c.matryoshka;
+    std::vector<std::int64_t> listed;
+    if (c.matryoshka && chance(50)) {
+      listed = *rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<std::int64_t>>(
+                                       rc::gen::inRange<std::int64_t>(1, embedding + 1))));
+      model["matryoshka_dimensions"] = listed;
+    }
+    if (chance(20)) model["name"] = *gen_unicode_string(8);
+
+    PoolingParams params = *gen_pooling_params();
+    params.task = *rc::gen::weightedOneOf<std::optional<std::string>>(
+        {{2, rc::gen::just(std::optional<std::string>())},
+         {10, rc::gen::map(gen_task(), [](std::string task) { return std::optional<std::string>(task); })}});
+    params.dimensions = *rc::gen::weightedOneOf<std::optional<std::int64_t>>(
+        {{4, rc::gen::just(std::optional<std::int64_t>())},
+         {3, rc::gen::map(rc::gen::inRange<std::int64_t>(1, embedding + 1), [](std::int64_t d) { return std::optional(d); })},
+         {1, rc::gen::map(rc::gen::element<std::int64_t>(0, -1, embedding + 1, kMin64), [](std::int64_t d) { return std::optional(d); })}});
+    if (!listed.empty() && chance(30)) params.dimensions = *rc::gen::elementOf(listed);
+    c.task = params.task.value_or("null");
+    c.bytes = dump_json(Json{{"model", model}, {"pooling_params", *gen_params_object(params)}});
+    return c;
+  });
+}
+
+rc::Gen<VerifyCase> gen_verify_defect() {
+  return rc::gen::exec([] {
+    VerifyCase c;
+    const std::int64_t embedding = *rc::gen::element<std::int64_t>(8, 64, 384);
+    c.pooling_type = "CLS";
+    Json model{{"pooler", {{"pooling_type", "CLS"}}}, {"embedding_size", embedding}};
+    Json params = Json::object();
+    const auto embed_task = [] { return *rc::gen::element<std::string>("embed", "token_embed"); };
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8)) {
+      case 0:
+        c.defect = "dimensions on a classify task";
+        c.expected_family = "unsupported-parameters";
+        params["task"] = *rc::gen::element<std::string>("classify", "token_classify");
+        params["dimensions"] = *rc::gen::inRange<std::int64_t>(1, embedding + 1);
+        break;
+      case 1:
+        c.defect = "step parameters on a pooler that is not STEP";
+        c.expected_family = "unsupported-parameters";
+        c.pooling_type = *rc::gen::element<std::string>("CLS", "MEAN", "LAST");
+        model["pooler"]["pooling_type"] = c.pooling_type;
+        params["task"] = *rc::gen::element<std::string>("embed", "classify", "token_embed", "token_classify");
+        if (chance(50)) params["step_tag_id"] = *gen_int();
+        else params["returned_token_ids"] = Json::array({*gen_int()});
+        break;
+      case 2:
+        c.defect = "dimensions on a model that is not Matryoshka";
+        c.expected_family = "matryoshka-unsupported";
+        params["task"] = embed_task();
+        params["dimensions"] = *gen_int();
+        break;
+      case 3:
+        c.defect = "dimensions outside [1, embedding_size]";
+        c.expected_family = "matryoshka-range";
+        model["is_matryoshka"] = c.matryoshka = true;
+        params["task"] = embed_task();
+        params["dimensions"] = *rc::gen::element<std::int64_t>(0, -1, embedding + 1, embedding + 100, kMin64);
+        break;
+      case 4: {
+        c.defect = "dimensions not among the Matryoshka dimensions";
+        c.expected_family = "matryoshka-list";
+        model["is_matryoshka"] = c.matryoshka = true;
+        const auto listed = *rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<std::int64_t>>(
+                                                    rc::gen::inRange<std::int64_t>(1, embedding + 1))));
+        model["matryoshka_dimensions"] = listed;
+        std::int64_t d = *rc::gen::inRange<std::int64_t>(1, embedding + 1);
+        while (std::find(listed.begin(), listed.end(), d) != listed.end()) d = d % embedding + 1;
+        params["task"] = embed_task();
+        params["dimensions"] = d;
+        break;
+      }
+      case 5:
+      case 6: {
+        const std::string task = *rc::gen::element<std::string>("score", "encode");
+        c.defect = "task " + task;
+        c.expected_family = "task-" + task + "-removed";
+        params["task"] = task;
+        break;
+      }
+      case 7:
+        c.defect = "output_kind not FINAL_ONLY";
+        c.expected_family = "output-kind";
+        params["output_kind"] = *rc::gen::element<std::string>("DELTA", "CUMULATIVE");
+        break;
+      case 8:
+        c.defect = "field of the wrong type";
+        c.expected_family = "type";
+        if (chance(50)) params["use_activation"] = "yes";
+        else model["embedding_size"] = "x";
+        break;
+    }
+    c.task = params.contains("task") ? params["task"].get<std::string>() : "null";
+    c.bytes = dump_json(Json{{"model", model}, {"pooling_params", params}});
+    return c;
+  });
+}
+
+}  // namespace poolcheck::props

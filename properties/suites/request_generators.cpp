@@ -1,0 +1,259 @@
+#include "properties/suites/request_generators.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "core/json_input.hpp"
+#include "core/output_json.hpp"
+
+namespace poolcheck::props {
+namespace {
+
+// One token each under the toy tokenizer (ASCII runs, or one other code point).
+const std::vector<std::string>& words() {
+  static const std::vector<std::string> pool{"a", "cat", "sat", "on", "the", "mat", "bert",
+                                             "42", "x9", "é", "東", "!", "ß", "Dog"};
+  return pool;
+}
+
+rc::Gen<std::string> gen_text(int max_words) {
+  return rc::gen::exec([max_words] {
+    const int n = *rc::gen::inRange(0, max_words + 1);
+    std::string text;
+    for (int i = 0; i < n; ++i) {
+      if (i > 0) text += *rc::gen::weightedElement<std::string>({{8, " "}, {1, "\t"}, {1, "\u00a0"}, {1, "\u3000"}});
+      text += *rc::gen::elementOf(words());
+    }
+    return text;
+  });
+}
+
+const std::vector<std::pair<std::string, std::string>>& score_shapes() {
+  static const std::vector<std::pair<std::string, std::string>> shapes{
+      {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};
+  return shapes;
+}
+
+Json text_part(const std::string& text) { return Json{{"type", "text"}, {"text", text}}; }
+
+Json image_part(int n) {
+  return Json{{"type", "image_url"}, {"image_url", {{"url", "https://example.com/" + std::to_string(n) + ".png"}}}};
+}
+
+// A string, or on multimodal models sometimes a content object; at most one
+// image, and only where `image` allows it.
+Json gen_score_input(RequestCase& c, int max_words, bool image) {
+  if (!c.model.multimodal || !chance(40)) return *gen_text(max_words);
+  Json content = Json::array();
+  const int texts = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < texts; ++i) content.push_back(text_part(*gen_text(max_words / 2 + 1)));
+  if (image && chance(60)) {
+    const auto at = *rc::gen::inRange<std::size_t>(0, content.size() + 1);
+    content.insert(content.begin() + static_cast<std::ptrdiff_t>(at), image_part(*rc::gen::inRange(0, 9)));
+  }
+  c.content_objects = true;
+  return Json{{"content", content}};
+}
+
+// One input as itself or in a list of one; otherwise a list.
+Json gen_side(RequestCase& c, std::size_t count, int max_words, bool images) {
+  if (count == 1 && chance(50)) return gen_score_input(c, max_words, images);
+  Json side = Json::array();
+  for (std::size_t i = 0; i < count; ++i) side.push_back(gen_score_input(c, max_words, images));
+  return side;
+}
+
+std::pair<std::size_t, std::size_t> gen_side_lengths(const RequestShape& shape, bool rerank) {
+  if (shape.any_cardinality)
+    return {rerank ? 1 : *rc::gen::inRange<std::size_t>(0, 5), *rc::gen::inRange<std::size_t>(0, 5)};
+  const int mode = *pick<int>({0, 1, 2});  // 1:1, 1:N, N:N
+  const auto n = *rc::gen::inRange<std::size_t>(2, 5);
+  if (mode == 0) return {1, 1};
+  if (mode == 1 || rerank) return {1, n};
+  return {n, n};
+}
+
+void add_sides(RequestCase& c, Json& body, const RequestShape& shape, int max_words) {
+  const bool rerank = c.endpoint == "rerank";
+  const auto [len1, len2] = gen_side_lengths(shape, rerank);
+  c.queries = len1;
+  c.documents = len2;
+  if (rerank) {
+    c.first_side = "query";
+    c.second_side = "documents";
+    body["query"] = gen_score_input(c, max_words, false);
+  } else {
+    if (c.endpoint == "llm.score") {
+      c.first_side = "data_1";
+      c.second_side = "data_2";
+    } else {
+      std::tie(c.first_side, c.second_side) = *pick(score_shapes());
+    }
+    body[c.first_side] = gen_side(c, len1, max_words, false);
+  }
+  body[c.second_side] = gen_side(c, len2, max_words, true);
+}
+
+void add_truncation(RequestCase& c, Json& body, const RequestShape& shape) {
+  if (chance(shape.truncation_percent)) {
+    c.truncation = true;
+    body["truncate_prompt_tokens"] = *rc::gen::weightedOneOf<std::int64_t>(
+        {{6, rc::gen::inRange<std::int64_t>(0, c.model.max_model_len + 1)}, {1, rc::gen::just<std::int64_t>(-1)}});
+  } else if (chance(5)) {
+    body["truncate_prompt_tokens"] = nullptr;
+  }
+  if (chance(35)) {
+    c.truncation_side = *rc::gen::element<std::string>("left", "right");
+    body["truncation_side"] = c.truncation_side;
+  }
+}
+
+// A cache_salt the spec accepts: 1..128 code points, none of @ / \ NUL.
+std::string gen_valid_salt() {
+  std::string salt = *rc::gen::nonEmpty(gen_unicode_string(10));
+  for (char& ch : salt)
+    if (ch == '@' || ch == '/' || ch == '\\' || ch == '\0') ch = 's';
+  return salt;
+}
+
+Json gen_chat_template_kwargs() {
+  Json kwargs = *gen_object(1);
+  for (const char* reserved : {"chat_template", "tools", "tokenize"}) kwargs.erase(reserved);
+  return kwargs;
+}
+
+// The fields /score and /rerank share (spec section 6), each sometimes given.
+void add_common_fields(RequestCase& c, Json& body, const RequestShape& shape) {
+  const auto mml = c.model.max_model_len;
+  if (chance(15)) body["model"] = chance(85) ? Json(c.model.name) : Json(nullptr);
+  if (chance(10)) body["user"] = *gen_unicode_string(8);
+  if (chance(25)) body["request_id"] = *gen_unicode_string(6);
+  add_truncation(c, body, shape);
+  if (chance(shape.padding_percent)) {
+    c.padding = true;
+    body["padding"] = "max_length";
+  } else if (chance(10)) {
+    body["padding"] = *rc::gen::element(Json("do_not_pad"), Json(nullptr));
+  }
+  if (chance(10)) body["priority"] = *gen_int();
+  if (chance(20)) body["mm_processor_kwargs"] = chance(90) ? *gen_object(2) : Json(nullptr);
+  if (chance(25)) body["cache_salt"] = chance(90) ? Json(gen_valid_salt()) : Json(nullptr);
+  if (chance(20)) body["use_activation"] = *rc::gen::element(Json(true), Json(false), Json(nullptr));
+  if (chance(20)) body["max_tokens_per_query"] = *rc::gen::inRange<std::int64_t>(0, mml);
+  if (chance(20)) body["max_tokens_per_doc"] = *rc::gen::inRange<std::int64_t>(0, mml);
+  if (chance(15)) body["instruction"] = *gen_text(3);
+  if (chance(15)) body["chat_template_kwargs"] = gen_chat_template_kwargs();
+  if (chance(10)) body["x-" + *gen_key()] = *gen_json(1);  // unknown keys are ignored
+  if (c.endpoint == "rerank" && chance(30)) body["top_n"] = *rc::gen::inRange<std::int64_t>(0, 6);
+}
+
+// LLM.score's other arguments: the caller's params (task unset or classify,
+// the extras carrier), truncation.
+void add_offline_fields(RequestCase& c, Json& body, const RequestShape& shape) {
+  if (chance(shape.caller_params_percent)) {
+    PoolingParams params = *gen_pooling_params();
+    params.task = *rc::gen::element(std::optional<std::string>(), std::optional<std::string>("classify"));
+    params.extra_kwargs = chance(80) ? std::make_shared<Json>(*gen_extra_kwargs(c.model.max_model_len)) : nullptr;
+    c.caller_params = true;
+    c.caller_extras = params.extra_kwargs && !params.extra_kwargs->empty();
+    body["pooling_params"] = *gen_params_object(params);
+  } else if (chance(10)) {
+    body["pooling_params"] = nullptr;
+  }
+  add_truncation(c, body, shape);
+}
+
+// Deep nesting around the limit of 64 containers (the envelope counts).
+std::string nested_request(int depth) {
+  std::string open(static_cast<std::size_t>(depth), '[');
+  std::string close(static_cast<std::size_t>(depth), ']');
+  return R"({"endpoint":"score","request":{"queries":"q","documents":)" + open + "\"d\"" + close + "}}";
+}
+
+}  // namespace
+
+std::string kind_name(InputKind kind) {
+  switch (kind) {
+    case InputKind::Valid: return "valid";
+    case InputKind::NearValid: return "near-valid";
+    case InputKind::Junk: return "junk";
+  }
+  return "?";
+}
+
+void showValue(const RequestCase& request, std::ostream& os) {
+  os << kind_name(request.kind);
+  if (!request.defect.empty()) os << " (" << request.defect << ", calls for " << request.expected_family << ")";
+  os << ": " << printable(request.bytes);
+}
+
+void refresh_bytes(RequestCase& request) { request.bytes = dump_json(request.envelope); }
+
+std::string words_text(std::int64_t count) {
+  std::string text;
+  for (std::int64_t i = 0; i < count; ++i) text += i == 0 ? "w" : " w";
+  return text;
+}
+
+rc::Gen<RequestCase> gen_valid_request(const RequestShape& shape) {
+  return rc::gen::exec([shape] {
+    RequestCase c;
+    c.endpoint = *pick(shape.endpoints);
+    c.model = *gen_model(shape.modality);
+    const int max_words = static_cast<int>(std::clamp<std::int64_t>(c.model.max_model_len / 2, 1, shape.max_words));
+    Json body = Json::object();
+    add_sides(c, body, shape, max_words);
+    if (c.endpoint == "llm.score") add_offline_fields(c, body, shape);
+    else add_common_fields(c, body, shape);
+
+    c.envelope = Json::object();
+    c.envelope["endpoint"] = c.endpoint;
+    if (!c.model.json.is_null() || chance(20)) c.envelope["model"] = c.model.json;
+    c.envelope["request"] = std::move(body);
+    refresh_bytes(c);
+    return c;
+  });
+}
+
+rc::Gen<RequestCase> gen_junk_request() {
+  return rc::gen::exec([] {
+    RequestCase c = *gen_valid_request();
+    c.kind = InputKind::Junk;
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5)) {
+      case 0:  // a body of any JSON
+        c.envelope["request"] = *rc::gen::oneOf(gen_json(3), gen_object(3));
+        refresh_bytes(c);
+        return c;
+      case 1:  // the valid bytes, damaged
+        c.bytes = *gen_mutated(c.bytes);
+        break;
+      case 2:  // nesting around the depth limit
+        c.bytes = nested_request(*rc::gen::inRange(58, 66));
+        break;
+      case 3:  // a BOM, pretty printing
+        c.bytes = (chance(50) ? "\xEF\xBB\xBF" : "") + c.envelope.dump(*rc::gen::inRange(0, 3));
+        return c;
+      case 4:  // a duplicate key: the last one wins
+        c.bytes = "{\"endpoint\": " + dump_json(Json(*rc::gen::element<std::string>("score", "rerank", "x"))) + ", " +
+                  c.bytes.substr(1);
+        break;
+      case 5:  // any bytes
+        c.bytes = *rc::gen::resize(40, rc::gen::container<std::string>(rc::gen::arbitrary<char>()));
+        break;
+    }
+    auto parsed = parse_bounded_json(c.bytes);
+    c.envelope = parsed && parsed->is_object() ? *parsed : Json(nullptr);
+    return c;
+  });
+}
+
+rc::Gen<RequestCase> gen_request(const RequestShape& shape) {
+  return rc::gen::exec([shape] {
+    const int kind = *rc::gen::weightedElement<int>({{60, 0}, {25, 1}, {15, 2}});
+    if (kind == 2) return *gen_junk_request();
+    RequestCase c = *gen_valid_request(shape);
+    return kind == 0 ? c : *gen_near_valid(c);
+  });
+}
+
+}  // namespace poolcheck::props

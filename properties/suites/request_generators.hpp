@@ -1,0 +1,78 @@
+#pragma once
+// Generators of request envelopes (spec section 6): what a user sends to
+// /score or /rerank, or passes to LLM.score, wrapped the way
+// `poolcheck preprocess` (and the fuzz target `request`) reads it. Properties
+// hand `bytes` to laws::check_request_input, the same JSON path a body takes.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "properties/suites/generators.hpp"
+
+namespace poolcheck::props {
+
+enum class InputKind { Valid, NearValid, Junk };
+std::string kind_name(InputKind kind);
+
+struct RequestCase {
+  std::string bytes;  // exactly what check_request_input reads
+  Json envelope;      // the envelope as built; null when the bytes are no JSON object
+  ModelCase model;
+  std::string endpoint;     // "score", "rerank" or "llm.score"
+  std::string first_side;   // the request keys of the two sides, e.g. "queries" and "items",
+  std::string second_side;  // "query" and "documents", "data_1" and "data_2"
+  InputKind kind = InputKind::Valid;
+  std::string defect;           // near-valid: what was made wrong
+  std::string expected_family;  // near-valid: the message family that defect calls for
+  std::size_t queries = 0;      // side lengths as generated
+  std::size_t documents = 0;
+  bool truncation = false;      // a truncation target is given
+  std::string truncation_side;  // as given: "", "left" or "right"
+  bool padding = false;         // padding: max_length
+  bool caller_params = false;   // LLM.score with pooling_params
+  bool caller_extras = false;   // ... whose extra_kwargs has keys
+  bool content_objects = false; // some input is a {"content": [...]} object
+};
+void showValue(const RequestCase& request, std::ostream& os);
+
+// Knobs for the focused properties; the defaults give the mixed population.
+struct RequestShape {
+  std::vector<std::string> endpoints{"score", "rerank", "llm.score"};
+  Modality modality = Modality::Any;
+  int truncation_percent = 40;
+  int padding_percent = 25;
+  int caller_params_percent = 75;
+  bool any_cardinality = false;  // side lengths 0..4 each, legal or not
+  int max_words = 8;             // per text
+};
+
+// Well-formed requests: every field of the right type and in range. The core
+// may still reject some (a pair longer than max_model_len, say).
+rc::Gen<RequestCase> gen_valid_request(const RequestShape& shape = {});
+rc::Gen<RequestCase> gen_junk_request();
+// Valid, near-valid (a valid request with one defect) and junk, mixed.
+rc::Gen<RequestCase> gen_request(const RequestShape& shape = {});
+
+// The defect catalogue (request_defects.cpp): each entry makes exactly one
+// thing wrong and names the message family that calls for.
+struct DefectKind {
+  std::size_t index = 0;  // in the catalogue
+  std::string name;
+  std::string family;
+  RequestShape base;  // requests it applies to, generated to be accepted as they are
+};
+void showValue(const DefectKind& kind, std::ostream& os);
+rc::Gen<DefectKind> gen_defect_kind();
+// Every catalogue entry's name.
+std::vector<std::string> defect_names();
+// `base` with the defect applied (`kind` must apply to it).
+rc::Gen<RequestCase> gen_with_defect(const RequestCase& base, const DefectKind& kind);
+// `base` with one of the defects that apply to it.
+rc::Gen<RequestCase> gen_near_valid(const RequestCase& base);
+
+// For the defect catalogue: the envelope re-serialised after an edit.
+void refresh_bytes(RequestCase& request);
+// A text of exactly `words` one-token words.
+std::string words_text(std::int64_t words);
+
+}  // namespace poolcheck::props

@@ -1,0 +1,193 @@
+// The laws of spec section 8 over generated request envelopes. Every case goes
+// through laws::check_request_input, the bytes-in entry point a user's body,
+// a fuzz input and a corpus entry take; the laws live in properties/laws/.
+#include "properties/laws/check.hpp"
+#include "properties/suites/request_generators.hpp"
+#include "properties/suites/runner.hpp"
+#include "properties/suites/suite_support.hpp"
+
+namespace poolcheck::props {
+namespace {
+
+bool has_keys(const Json& object) { return object.is_object() && !object.empty(); }
+
+std::string side_lengths_class(const RequestCase& c) {
+  if (c.queries == 0) return "sides: no queries";
+  if (c.documents == 0) return "sides: no documents";
+  if (c.queries == 1) return c.documents == 1 ? "sides: 1:1" : "sides: 1:N";
+  return c.queries == c.documents ? "sides: N:N" : "sides: M:N";
+}
+
+// The truncation target as given, when it is an integer.
+std::optional<std::int64_t> truncation_target(const RequestCase& c) {
+  if (!c.envelope.is_object() || !c.envelope.contains("request") || !c.envelope["request"].is_object()) return {};
+  const Json& body = c.envelope["request"];
+  if (!body.contains("truncate_prompt_tokens") || !body["truncate_prompt_tokens"].is_number_integer()) return {};
+  return body["truncate_prompt_tokens"].get<std::int64_t>();
+}
+
+// Some pair's prompt is exactly `target` tokens long: truncation had work to do.
+bool prompt_at(const laws::CheckResult& result, std::int64_t target) {
+  for (const auto& output : result.outcome["outputs"])
+    if (static_cast<std::int64_t>(output["prompt"]["prompt_token_ids"].size()) == target) return true;
+  return false;
+}
+
+// The classes every request property reports; each property requires its own.
+void classify(const RequestCase& c, const laws::CheckResult& result) {
+  const std::string outcome = result.accepted ? "accepted" : "rejected";
+  see_and_tag("endpoint " + c.endpoint);
+  see_and_tag(kind_name(c.kind));
+  see_and_tag(outcome);
+  see("style " + style_name(c.model.style));
+  see(side_lengths_class(c));
+  if (c.model.multimodal) see("multimodal model");
+  if (c.caller_params) see("caller params");
+  if (c.caller_extras) see("user extra_kwargs");
+  if (!result.accepted) {
+    see("family " + rejected_family(result));
+    return;
+  }
+  const auto pairs = result.outcome["outputs"].size();
+  if (pairs > 1) see("accepted: several pairs");
+  if (c.truncation) see("accepted: truncation");
+  if (c.padding) see("accepted: padding");
+  if (c.content_objects) see("accepted: content objects");
+  if (c.caller_extras && c.model.style == TokenizerStyle::Bert) see("accepted: user extra_kwargs on a BERT-like model");
+}
+
+const PropertySpec kEveryEnvelope{
+    20000,
+    {{"endpoint score", 0.15},        {"endpoint rerank", 0.15},      {"endpoint llm.score", 0.15},
+     {"style bert", 0.15},            {"style xlmr", 0.15},           {"style llm", 0.15},
+     {"valid", 0.40},                 {"near-valid", 0.12},           {"junk", 0.07},
+     {"accepted", 0.25},              {"rejected", 0.25},             {"multimodal model", 0.08},
+     {"user extra_kwargs", 0.10},     {"accepted: several pairs", 0.10},
+     {"accepted: truncation", 0.08},  {"accepted: padding", 0.04},    {"accepted: content objects", 0.01},
+     {"accepted: user extra_kwargs on a BERT-like model", 0.02}}};
+
+}  // namespace
+
+// Section 8 in full, over the whole population: valid requests, near-valid
+// ones (one field wrong) and junk bytes, on all three endpoints and styles.
+POOLCHECK_PROPERTY(RequestLaws, HoldForEveryEnvelope, kEveryEnvelope) {
+  const RequestCase request = *gen_request();
+  const laws::CheckResult result = laws::check_request_input(request.bytes);
+  classify(request, result);
+  expect_lawful(result.violations, request_input(request.bytes));
+}
+
+namespace {
+
+RequestShape truncation_heavy() {
+  RequestShape shape;
+  shape.truncation_percent = 85;
+  shape.padding_percent = 40;
+  shape.max_words = 14;
+  return shape;
+}
+
+const PropertySpec kTruncation{
+    10000,
+    {{"accepted", 0.40},
+     {"truncation: longest-first", 0.20},
+     {"truncation: slice left", 0.08},
+     {"truncation: slice right", 0.08},
+     {"truncation: target -1", 0.04},
+     {"truncation: target 0", 0},
+     {"accepted: padding", 0.12},
+     {"accepted: a prompt at its target length", 0.10},
+     {"family context-length", 0}}};
+
+}  // namespace
+
+// Truncation never exceeds its target, longest-first never drops a special
+// token, padding fills to max_model_len, and the token types follow (the
+// truncation-bounds and compression laws), on inputs built to need cutting.
+POOLCHECK_PROPERTY(RequestLaws, TruncationStaysInBounds, kTruncation) {
+  const RequestCase request = *gen_valid_request(truncation_heavy());
+  const laws::CheckResult result = laws::check_request_input(request.bytes);
+  classify(request, result);
+  if (const auto target = truncation_target(request)) {
+    see(request.truncation_side.empty() ? "truncation: longest-first" : "truncation: slice " + request.truncation_side);
+    if (*target <= 0) see("truncation: target " + std::to_string(*target));
+    if (result.accepted && !request.padding && prompt_at(result, *target))
+      see("accepted: a prompt at its target length");
+  }
+  expect_lawful(result.violations, request_input(request.bytes));
+}
+
+namespace {
+
+RequestShape any_cardinality() {
+  RequestShape shape;
+  shape.any_cardinality = true;
+  return shape;
+}
+
+const PropertySpec kPairing{
+    10000,
+    {{"sides: 1:1", 0.04}, {"sides: 1:N", 0.10}, {"sides: N:N", 0.02}, {"sides: M:N", 0.04},
+     {"sides: no queries", 0.05}, {"sides: no documents", 0.08}, {"accepted", 0.25},
+     {"family pair-lengths", 0.04}, {"family no-text", 0.03}, {"family no-text-pair", 0.04}}};
+
+}  // namespace
+
+// Pairing cardinality: side lengths 0..4 each, legal or not. Accepted means
+// 1:1, 1:N or N:N with pair i holding its own query; a pairing rejection names
+// the right defect (the pairing-cardinality laws).
+POOLCHECK_PROPERTY(RequestLaws, PairOneToOneOneToManyOrZipped, kPairing) {
+  const RequestCase request = *gen_valid_request(any_cardinality());
+  const laws::CheckResult result = laws::check_request_input(request.bytes);
+  classify(request, result);
+  expect_lawful(result.violations, request_input(request.bytes));
+}
+
+namespace {
+
+RequestShape offline_only() {
+  RequestShape shape;
+  shape.endpoints = {"llm.score"};
+  shape.caller_params_percent = 95;
+  return shape;
+}
+
+bool nested(const Json& object) {
+  for (const auto& [key, value] : object.items())
+    if (value.is_structured()) return true;
+  return false;
+}
+
+const PropertySpec kOffline{
+    10000,
+    {{"caller params", 0.70},
+     {"user extra_kwargs", 0.45},
+     {"user extra_kwargs: nested values", 0.15},
+     {"user extra_kwargs: compressed_token_type_ids", 0.10},
+     {"user extra_kwargs: empty or non-ASCII key", 0.03},
+     {"style bert", 0.20},
+     {"accepted", 0.40},
+     {"accepted: user extra_kwargs on a BERT-like model", 0.08},
+     {"near-valid", 0.08}}};
+
+}  // namespace
+
+// LLM.score leaves the caller's PoolingParams deep-equal (the nothing-mutated
+// law) and keeps every key of its extra_kwargs in every pair (keys-never-lost),
+// with rich caller params, adversarial keys, and one-defect variants.
+POOLCHECK_PROPERTY(RequestLaws, OfflineCallerParamsStayUntouched, kOffline) {
+  const RequestCase valid = *gen_valid_request(offline_only());
+  const RequestCase request = chance(15) ? *gen_near_valid(valid) : valid;
+  const laws::CheckResult result = laws::check_request_input(request.bytes);
+  classify(request, result);
+  if (valid.caller_extras) {
+    const Json& extras = valid.envelope["request"]["pooling_params"]["extra_kwargs"];
+    if (nested(extras)) see("user extra_kwargs: nested values");
+    if (extras.contains("compressed_token_type_ids")) see("user extra_kwargs: compressed_token_type_ids");
+    for (const auto& [key, value] : extras.items())
+      if (key.empty() || static_cast<unsigned char>(key[0]) >= 0x80) see("user extra_kwargs: empty or non-ASCII key");
+  }
+  expect_lawful(result.violations, request_input(request.bytes));
+}
+
+}  // namespace poolcheck::props
