@@ -137,17 +137,9 @@ Result<Json> params_decode_msgpack(std::string_view bytes) {
 
 Result<Json> verify_json(std::string_view input) {
   return guarded<Json>([&]() -> Result<Json> {
-    auto document = parse_bounded_json(input);
-    if (!document) return document.error();
-    if (!document->is_object()) return type_error("$", "object");
-    Fields fields(*document);
-    auto model = model_from_json(fields.find("model"));
-    if (!model) return model.error();
-    const Json* params_json = fields.find("pooling_params");
-    if (params_json == nullptr) return missing_error("pooling_params");
-    auto params = params_from_object(*params_json, "pooling_params");
-    if (!params) return params.error();
-    auto verified = verify_params(*params, *model);
+    auto parsed = parse_verify_input(input);
+    if (!parsed) return parsed.error();
+    auto verified = verify_params(parsed->params, parsed->model);
     if (!verified) return verified.error();
     return params_to_object(*verified);
   });

@@ -4,6 +4,8 @@
 // docs/decisions-verify-model.md records where the spec left a choice.
 #include "core/verify.hpp"
 
+#include "core/fields.hpp"
+#include "core/json_input.hpp"
 #include "core/python_repr.hpp"
 
 #include <algorithm>
@@ -142,6 +144,20 @@ Result<PoolingParams> verify_params(const PoolingParams& params, const ModelConf
   if (auto e = set_default_parameters(out, model)) return *e;
   if (auto e = verify_valid_parameters(out, *valid)) return *e;
   return out;
+}
+
+Result<VerifyInput> parse_verify_input(std::string_view bytes) {
+  auto document = parse_bounded_json(bytes);
+  if (!document) return document.error();
+  if (!document->is_object()) return type_error("$", "object");
+  Fields fields(*document);
+  auto model = model_from_json(fields.find("model"));
+  if (!model) return model.error();
+  const Json* params_json = fields.find("pooling_params");
+  if (params_json == nullptr) return missing_error("pooling_params");
+  auto params = params_from_object(*params_json, "pooling_params");
+  if (!params) return params.error();
+  return VerifyInput{std::move(*model), std::move(*params)};
 }
 
 }  // namespace poolcheck

@@ -3,8 +3,6 @@
 #include <exception>
 
 #include "core/envelope.hpp"
-#include "core/fields.hpp"
-#include "core/json_input.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
 #include "core/verify.hpp"
@@ -110,18 +108,10 @@ CheckResult check_token_types(std::string_view bytes) {
 }
 
 CheckResult check_verify(std::string_view bytes) {
-  auto document = parse_bounded_json(bytes);
-  if (!document) return rejected(document.error());
-  if (!document->is_object()) return rejected(type_error("$", "object"));
-  Fields fields(*document);
-  auto model = model_from_json(fields.find("model"));
-  if (!model) return rejected(model.error());
-  const Json* params_json = fields.find("pooling_params");
-  if (params_json == nullptr) return rejected(missing_error("pooling_params"));
-  auto params = params_from_object(*params_json, "pooling_params");
-  if (!params) return rejected(params.error());
-  CheckResult result{verify_law(*model, *params), false, nullptr};
-  auto verified = verify_params(*params, *model);
+  auto parsed = parse_verify_input(bytes);
+  if (!parsed) return rejected(parsed.error());
+  CheckResult result{verify_law(parsed->model, parsed->params), false, nullptr};
+  auto verified = verify_params(parsed->params, parsed->model);
   result.accepted = verified.ok();
   result.outcome = verified ? params_to_object(*verified) : error_body(verified.error());
   return result;
