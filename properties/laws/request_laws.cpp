@@ -251,6 +251,110 @@ Violations truncation_bounds(const RequestRun& run) {
   return out;
 }
 
+namespace {
+
+// The prompt spec section 7 calls for, built the slow and obvious way, as an
+// independent oracle of the core's closed-form planning: token limits, then
+// longest-first one word at a time (HF's loop: the longer side loses a word, the
+// document on a tie), then the specials, the window on the requested side (the
+// model's when none was requested), then padding.
+struct ExpectedPrompt {
+  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> types;  // BERT-like models only
+};
+
+std::int64_t token_limit(const RequestRun& run, std::string_view name, std::int64_t online_value) {
+  if (!offline(run)) return online_value;
+  const auto value = caller_extra(run, name);
+  return value && value->is_number_integer() ? value->get<std::int64_t>() : 0;
+}
+
+// The side's ids with only its first `words` word tokens; placeholders all stay.
+std::vector<std::int64_t> kept_ids(const SideTokens& side, std::int64_t words) {
+  std::vector<std::int64_t> ids;
+  std::int64_t seen = 0;
+  for (std::int64_t id : side.ids) {
+    if (id == kImagePlaceholderId) ids.push_back(id);
+    else if (seen++ < words) ids.push_back(id);
+  }
+  return ids;
+}
+
+ExpectedPrompt expected_prompt(const RequestRun& run, const SideTokens& query, const SideTokens& document) {
+  const ScoringRequest& request = request_of(run);
+  const ModelConfig& model = run.envelope.model;
+  const TokenizerStyle style = model.style();
+  std::int64_t query_words = query.words(), document_words = document.words();
+  const std::int64_t query_limit = token_limit(run, "max_tokens_per_query", request.max_tokens_per_query);
+  const std::int64_t document_limit = token_limit(run, "max_tokens_per_doc", request.max_tokens_per_doc);
+  if (query_limit > 0) query_words = std::min(query_words, query_limit);
+  if (document_limit > 0) document_words = std::min(document_words, document_limit);
+
+  const bool truncating = request.truncate_prompt_tokens.has_value();
+  const std::int64_t target = target_length(run);
+  if (truncating && !request.truncation_side) {
+    const std::int64_t fixed = (style == TokenizerStyle::Llm ? 0 : 3) + query.placeholders() + document.placeholders();
+    while (fixed + query_words + document_words > target && query_words + document_words > 0) {
+      if (query_words > document_words) --query_words;
+      else --document_words;
+    }
+  }
+  ExpectedPrompt out;
+  const auto add = [&](const std::vector<std::int64_t>& ids, std::int64_t type) {
+    out.ids.insert(out.ids.end(), ids.begin(), ids.end());
+    out.types.insert(out.types.end(), ids.size(), type);
+  };
+  const bool specials = style != TokenizerStyle::Llm;
+  if (specials) add({kClsTokenId}, 0);
+  add(kept_ids(query, query_words), 0);
+  if (specials) add({kSepTokenId}, 0);
+  add(kept_ids(document, document_words), specials ? 1 : 0);
+  if (specials) add({kSepTokenId}, 1);
+
+  const auto length = static_cast<std::int64_t>(out.ids.size());
+  if (truncating && length > target) {
+    const Side side = request.truncation_side.value_or(model.tokenizer.truncation_side);
+    const std::int64_t from = side == Side::Left ? length - target : 0;
+    out.ids = std::vector<std::int64_t>(out.ids.begin() + from, out.ids.begin() + from + target);
+    out.types = std::vector<std::int64_t>(out.types.begin() + from, out.types.begin() + from + target);
+  }
+  if (request.pad_to_max_length && static_cast<std::int64_t>(out.ids.size()) < model.max_model_len) {
+    const std::int64_t type_pad = out.types.empty() ? 0 : out.types.back();
+    out.ids.resize(static_cast<std::size_t>(model.max_model_len), model.tokenizer.pad_token_id);
+    out.types.resize(static_cast<std::size_t>(model.max_model_len), type_pad);
+  }
+  if (style != TokenizerStyle::Bert) out.types.clear();
+  return out;
+}
+
+}  // namespace
+
+Violations prompt_exact(const RequestRun& run) {
+  Violations out;
+  const ScoringRequest& request = request_of(run);
+  if (run.output.outputs.size() != request.documents.size()) return out;  // lengths-and-order's to report
+  const std::int64_t vocab = run.envelope.model.vocab_size;
+  std::vector<std::optional<SideTokens>> queries(request.queries.size()), documents(request.documents.size());
+  const auto tokens = [vocab](std::vector<std::optional<SideTokens>>& cache, const ScoreInput& input, std::size_t i) -> const SideTokens& {
+    if (!cache[i]) cache[i] = tokenize_input(input, vocab);
+    return *cache[i];
+  };
+  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
+    const std::size_t q = request.queries.size() == 1 ? 0 : i;
+    const ExpectedPrompt want = expected_prompt(run, tokens(queries, request.queries[q], q),
+                                                tokens(documents, request.documents[i], i));
+    const PairOutput& pair = run.output.outputs[i];
+    if (pair.prompt.prompt_token_ids != want.ids)
+      out.push_back({"prompt-exact", pair_name(i) + "'s prompt is " + show(pair.prompt.prompt_token_ids) +
+                                         ", expected " + show(want.ids)});
+    const std::vector<std::int64_t> types = pair.token_type_ids.value_or(std::vector<std::int64_t>());
+    if (types != want.types)
+      out.push_back({"prompt-exact", pair_name(i) + "'s token types are " + show(types) + ", expected " +
+                                         show(want.types)});
+  }
+  return out;
+}
+
 Violations pairing_cardinality(const RequestRun& run) {
   Violations out;
   const ScoringRequest& request = request_of(run);
@@ -299,6 +403,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, lengths_and_order(run));
   append(out, prompt_extras_exact(run));
   append(out, truncation_bounds(run));
+  append(out, prompt_exact(run));
   append(out, pairing_cardinality(run));
   for (const auto& pair : run.output.outputs) append(out, params_round_trip(pair.pooling_params));
   return out;

@@ -35,6 +35,10 @@ Violations prompt_extras_exact(const RequestRun& run);
 // No prompt exceeds its target (max_model_len without one); padding fills to
 // max_model_len exactly; longest-first keeps every special token.
 Violations truncation_bounds(const RequestRun& run);
+// Each pair's prompt ids and token types are exactly those of a naive
+// reference of section 7 (token limits, longest-first a word at a time, the
+// window on the requested or the model's side, padding).
+Violations prompt_exact(const RequestRun& run);
 
 // Pairing (spec section 6) of an accepted request: the side lengths are 1:1,
 // 1:N or N:N, and (query uncut) pair i starts with its own query's tokens,

@@ -10,7 +10,36 @@ namespace {
 
 std::string show(const PoolingParams& params) { return dump_json(params_to_object(params)); }
 
+bool sets(const PoolingParams& params, std::string_view name) {
+  if (name == "dimensions") return params.dimensions.has_value();
+  if (name == "use_activation") return params.use_activation.has_value();
+  if (name == "step_tag_id") return params.step_tag_id.has_value();
+  if (name == "returned_token_ids") return params.returned_token_ids.has_value();
+  return false;
+}
+
 }  // namespace
+
+// vLLM's _merge_default_parameters iterates valid_parameters only, so a
+// default can never be what a task does not support.
+Violations verify_rejection_blames_request(const PoolingParams& params, const Error& error) {
+  static constexpr std::string_view kMarker = "does not support [";
+  const auto at = error.message.find(kMarker);
+  if (at == std::string::npos) return {};
+  const auto end = error.message.find(']', at);
+  Violations out;
+  std::string_view list = std::string_view(error.message).substr(at + kMarker.size(), end - at - kMarker.size());
+  while (!list.empty()) {
+    const auto comma = list.find(", ");
+    std::string_view name = list.substr(0, comma);
+    if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'') name = name.substr(1, name.size() - 2);
+    if (!sets(params, name))
+      out.push_back({"verify", "rejected for '" + std::string(name) + "', which the request did not set: " +
+                                   error.message + " (input " + show(params) + ")"});
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+  }
+  return out;
+}
 
 Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
   Violations out;
@@ -20,6 +49,7 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
     out.push_back({"verify", "verify modified its input from " + show(before) + " to " + show(params)});
   if (!verified) {
     append(out, error_law(verified.error()));
+    append(out, verify_rejection_blames_request(params, verified.error()));
     return out;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)

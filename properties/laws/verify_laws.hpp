@@ -9,4 +9,9 @@ namespace poolcheck::laws {
 
 Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 
+// An "only supports [...] parameters, does not support [...] parameters"
+// rejection names only parameters the request itself set: the model's
+// defaults fill only what the task takes (part of verify_law).
+Violations verify_rejection_blames_request(const PoolingParams& params, const Error& error);
+
 }  // namespace poolcheck::laws

@@ -4,6 +4,8 @@
 // be for that defect (laws::rejected_for) on top of every other law. Across a
 // run, every spec message family must be seen in a rejection: the coverage
 // check fails naming the families no generated input reached.
+#include <algorithm>
+
 #include "properties/laws/check.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/suites/params_generators.hpp"
@@ -43,6 +45,50 @@ void request_defect() {
   expect_reported(laws::check_request_input(broken.bytes), kind.name, kind.family, request_input(broken.bytes));
 }
 
+// Spec 10.2: the first failure wins. `normalize` is checked first and
+// `cache_salt` right after it, before every other field of the body.
+bool is_leading(const std::string& name) {
+  return name == "normalize given" || name.rfind("cache_salt ", 0) == 0;
+}
+
+// Defects of the envelope, checked before the body is read at all.
+bool precedes_the_body(const std::string& name) {
+  return name == "max_model_len below 1" || name == "vocab_size below 1001" || name == "unknown endpoint";
+}
+
+rc::Gen<DefectKind> gen_defect_named(const std::string& name) {
+  return rc::gen::suchThat(gen_defect_kind(), [name](const DefectKind& kind) { return kind.name == name; });
+}
+
+// An online request the core accepted, a defect of a later check, then a
+// leading one (sometimes normalize on top of a cache_salt one): the error
+// must be the earliest check's.
+void earlier_check_wins() {
+  DefectKind later = *rc::gen::suchThat(gen_defect_kind(), [](const DefectKind& kind) {
+    if (is_leading(kind.name) || precedes_the_body(kind.name)) return false;
+    const auto& e = kind.base.endpoints;
+    return std::find(e.begin(), e.end(), "score") != e.end() || std::find(e.begin(), e.end(), "rerank") != e.end();
+  });
+  std::erase(later.base.endpoints, std::string("llm.score"));
+  const RequestCase base = *gen_valid_request(later.base);
+  if (!laws::check_request_input(base.bytes).accepted) {
+    see("base rejected");
+    return;
+  }
+  see("base accepted");
+  const DefectKind leading = *rc::gen::suchThat(gen_defect_kind(), [](const DefectKind& k) { return is_leading(k.name); });
+  RequestCase both = *gen_with_defect(*gen_with_defect(base, later), leading);
+  std::string family = leading.family;
+  if (leading.name != "normalize given" && chance(30)) {
+    const DefectKind normalize = *gen_defect_named("normalize given");
+    both = *gen_with_defect(both, normalize);
+    family = normalize.family;
+  }
+  see_and_tag("earlier " + family);
+  const laws::CheckResult result = laws::check_request_input(both.bytes);
+  expect_lawful(with_defect_law(result.violations, result, family), request_input(both.bytes));
+}
+
 PropertySpec defect_spec() {
   PropertySpec spec{15000,
                     {{"target request", 0.45},
@@ -56,6 +102,15 @@ PropertySpec defect_spec() {
 }
 
 }  // namespace
+
+POOLCHECK_PROPERTY(ErrorLaws, TheEarlierCheckWins,
+                   (PropertySpec{3000,
+                                 {{"base accepted", 0.5},
+                                  {"earlier normalize-removed", 0.15},
+                                  {"earlier cache-salt-empty", 0.15},
+                                  {"earlier cache-salt-chars", 0.15}}})) {
+  earlier_check_wins();
+}
 
 POOLCHECK_PROPERTY(ErrorLaws, EachDefectIsReportedAsItself, defect_spec()) {
   const std::string target = *rc::gen::weightedElement<std::string>(

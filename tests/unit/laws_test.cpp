@@ -17,6 +17,7 @@
 #include "core/json_api.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
+#include "core/tokenizer.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/error_laws.hpp"
@@ -475,6 +476,43 @@ TEST(TruncationBounds, FiresWhenLongestFirstDropsASpecial) {
   EXPECT_FIRES(truncation_bounds(image_gone->view()), "truncation-bounds");
 }
 
+// ---------------------------------------------------------------- prompt_exact
+
+TEST(PromptExact, HoldsOnTheCoresPromptsAndFiresOnAnyOtherWord) {
+  auto r = run(envelope("score", Json{{"queries", "q1 q2 q3"}, {"documents", {"d1 d2 d3 d4 d5", "d1"}},
+                                      {"truncate_prompt_tokens", 7}, {"padding", "max_length"}},
+                        Json{{"max_model_len", 9}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_exact(r->view()));
+  std::swap(r->pair(0).prompt.prompt_token_ids[1], r->pair(0).prompt.prompt_token_ids[2]);
+  EXPECT_FIRES(prompt_exact(r->view()), "prompt-exact");
+}
+
+TEST(PromptExact, LongestFirstTakesTheTieFromTheDocument) {
+  // 3 specials + 2 + 2 words into 6: one word goes, from the document on the tie.
+  auto r = run(envelope("score", Json{{"queries", "q1 q2"}, {"documents", "d1 d2"}, {"truncate_prompt_tokens", 6}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_exact(r->view()));
+  auto& ids = r->pair(0).prompt.prompt_token_ids;
+  ASSERT_EQ(ids.size(), 6u);
+  // The same length with the query's word removed instead: [CLS] q1 [SEP] d1 d2 [SEP].
+  const auto query = tokenize_input(ScoreInput{false, "q1 q2", {}}, 30522).ids;
+  const auto document = tokenize_input(ScoreInput{false, "d1 d2", {}}, 30522).ids;
+  ids = {101, query[0], 102, document[0], document[1], 102};
+  EXPECT_FIRES(prompt_exact(r->view()), "prompt-exact");
+}
+
+TEST(PromptExact, ASliceWithoutARequestedSideTakesTheModels) {
+  // Longest-first cannot get 3 specials into 2: the slice falls back to the model's side.
+  const Json left_model{{"tokenizer", {{"truncation_side", "left"}}}};
+  auto r = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"truncate_prompt_tokens", 2}}, left_model));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_exact(r->view()));
+  EXPECT_EQ(r->pair(0).prompt.prompt_token_ids, (std::vector<std::int64_t>{102, 102}));
+  r->pair(0).prompt.prompt_token_ids = {101, 102};  // the right side's slice
+  EXPECT_FIRES(prompt_exact(r->view()), "prompt-exact");
+}
+
 // --------------------------------------------------------------- request_laws
 
 TEST(RequestLaws, TheUnionReportsEachBrokenPart) {
@@ -784,6 +822,27 @@ TEST(VerifyLaw, HoldsOnAcceptedAndRejectedParams) {
       check_verify_input(R"({"model": {"is_matryoshka": true}, "pooling_params": {"task": "embed", "dimensions": 999}})");
   EXPECT_HOLDS(result.violations);
   EXPECT_FALSE(result.accepted);
+}
+
+TEST(VerifyLaw, AnUnsupportedParameterRejectionBlamesOnlyWhatTheRequestSet) {
+  PoolingParams classify;
+  classify.task = "classify";
+  const Error blamed = Error::bad_request(
+      "Task 'classify' only supports ['use_activation'] parameters, does not support ['dimensions'] parameters");
+  EXPECT_FIRES(verify_rejection_blames_request(classify, blamed), "verify");  // e.g. the pooler's default dimensions
+  classify.dimensions = 8;
+  EXPECT_HOLDS(verify_rejection_blames_request(classify, blamed));
+
+  const Error two = Error::bad_request(
+      "Task 'embed' only supports ['dimensions', 'use_activation'] parameters, does not support ['step_tag_id', "
+      "'returned_token_ids'] parameters");
+  PoolingParams step;
+  step.task = "embed";
+  step.step_tag_id = 3;
+  const Violations one_missing = verify_rejection_blames_request(step, two);
+  ASSERT_EQ(one_missing.size(), 1u) << describe(one_missing);
+  EXPECT_NE(one_missing[0].description.find("'returned_token_ids'"), std::string::npos) << one_missing[0].description;
+  EXPECT_HOLDS(verify_rejection_blames_request(step, Error::bad_request("another message")));
 }
 
 }  // namespace
