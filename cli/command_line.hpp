@@ -30,7 +30,7 @@ struct Command {
 // batch, params, verify.
 std::vector<Command> core_commands();
 
-// The harness commands: repro, promote, fuzz (fuzz/harness/).
+// The harness commands: repro, promote, fuzz, mutate (fuzz/harness/).
 std::vector<Command> harness_commands();
 
 // Reads FILE, or standard input for "-" or no argument, up to one byte past the

@@ -1,4 +1,4 @@
-// The harness commands: repro, promote, fuzz. Argument parsing and printing
+// The harness commands: repro, promote, fuzz, mutate. Argument parsing and printing
 // only; the work is in fuzz/harness/ (poolcheck_harness), whose every check
 // is the law library's.
 #include <charconv>
@@ -9,6 +9,7 @@
 
 #include "cli/command_line.hpp"
 #include "fuzz/harness/campaign.hpp"
+#include "fuzz/harness/mutation_gate.hpp"
 #include "fuzz/harness/promote.hpp"
 #include "fuzz/harness/repro.hpp"
 
@@ -182,6 +183,32 @@ int run_fuzz(const Args& args) {
   return h::run_campaign(campaign, std::cout, std::cerr);
 }
 
+int run_mutate(const Args& args) {
+  auto options = parse_options("mutate", args, {"--mutant", "--work-dir", "--compiler", "--fuzz-seconds"}, {"--list"});
+  if (!options) return kExitUsage;
+  if (!options->positional.empty()) return usage_error("mutate", "takes no positional argument");
+  h::GateOptions gate;
+  auto root = h::find_project_root(fs::current_path());
+  if (!root) return usage_error("mutate", "run it inside the repository (no corpus/ here or above)");
+  gate.root = *root;
+  if (auto dir = value_of(*options, "--work-dir")) gate.work_dir = fs::absolute(*dir);
+  if (auto compiler = value_of(*options, "--compiler")) gate.cxx_compiler = *compiler;
+  if (auto ids = value_of(*options, "--mutant")) {
+    for (std::size_t start = 0; start <= ids->size();) {
+      const auto comma = std::min(ids->find(',', start), ids->size());
+      if (comma > start) gate.only.push_back(ids->substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  if (auto fuzz = value_of(*options, "--fuzz-seconds")) {
+    auto seconds = parse_seconds(*fuzz);
+    if (!seconds) return usage_error("mutate", "--fuzz-seconds takes a positive number of seconds");
+    gate.fuzz_seconds = *seconds;
+  }
+  gate.list = options->switches.count("--list") > 0;
+  return h::run_mutation_gate(gate, std::cout, std::cerr);
+}
+
 // A failed pipe(), fork() or write is an environment problem, not a finding.
 std::function<int(const Args&)> guarded(const char* name, int (*run)(const Args&)) {
   return [name, run](const Args& args) {
@@ -252,6 +279,28 @@ std::vector<Command> harness_commands() {
               "  poolcheck fuzz --time 60\n"
               "  poolcheck fuzz --time 600 --jobs 2 request\n",
               guarded("fuzz", run_fuzz)},
+      Command{"mutate", "the mutation gate: every catalogued core bug must be caught",
+              "Usage: poolcheck mutate [--mutant ID[,ID...]] [--work-dir DIR] [--compiler CXX]\n"
+              "                        [--fuzz-seconds S] [--list]\n\n"
+              "Applies each mutant of tests/mutation/catalogue.txt (a known bug put back into core/)\n"
+              "alone to a mirror of the source under DIR/src (default build/mutation), rebuilds only\n"
+              "what it changes (DIR/build: RelWithDebInfo, compiler CXX or CMake's default), and runs\n"
+              "the `pr` property profile (RC_PARAMS=noshrink=1) and `poolcheck repro corpus` against\n"
+              "it. Prints a line per mutant with its killers and times, then the kill matrix (also\n"
+              "DIR/report.md). The unmutated baseline runs first and must pass.\n"
+              "Fails when a mutant survives, when a mutant no longer applies or does not build, and,\n"
+              "for the whole catalogue, when a property kills no mutant.\n"
+              "--fuzz-seconds S also measures, per mutant, the seconds one libFuzzer worker of the\n"
+              "mutant's target needs from corpus/<T>/seeds to find it, capped at S (DIR/build-fuzz:\n"
+              "Clang, libFuzzer, ASan+UBSan). --list prints the catalogue.\n"
+              "Exit codes: 0 all killed, 1 a survivor or a property that kills nothing, 2 usage or\n"
+              "catalogue error, 3 the baseline fails or a build cannot be configured.\n\n"
+              "Examples:\n"
+              "  poolcheck mutate --list\n"
+              "  poolcheck mutate\n"
+              "  poolcheck mutate --mutant h47082-overwrite,clone-shallow\n"
+              "  poolcheck mutate --fuzz-seconds 60\n",
+              guarded("mutate", run_mutate)},
   };
 }
 

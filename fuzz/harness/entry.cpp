@@ -30,13 +30,6 @@ std::optional<Json> parse_lenient(std::string_view bytes) {
   return value;
 }
 
-bool read_file(const fs::path& path, std::string& bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
-}
-
 // note, catches, expect out of `object` into `entry`.
 MaybeError read_metadata(const Json& object, Entry& entry) {
   if (auto it = object.find("note"); it != object.end()) {
@@ -89,6 +82,13 @@ Result<Entry> unwrap(Entry entry, const std::string& bytes) {
 }
 
 }  // namespace
+
+bool read_file(const fs::path& path, std::string& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
 
 bool is_json_target(std::string_view target) { return target == "request" || target == "verify"; }
 

@@ -63,6 +63,9 @@ std::optional<std::string> infer_target(const fs::path& path);
 Result<Entry> load_entry(const fs::path& path, std::string target);
 Result<Entry> entry_from_bytes(const fs::path& path, std::string bytes, std::string target);
 
+// Reads the whole file into `bytes`; false when it cannot be read.
+bool read_file(const fs::path& path, std::string& bytes);
+
 // The entry files under `path`: the file itself, or every regular file below
 // the directory, recursively and sorted, skipping dot files/directories and
 // `*.md` documentation. Error when `path` is neither.

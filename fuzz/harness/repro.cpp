@@ -1,21 +1,13 @@
 #include "fuzz/harness/repro.hpp"
 
-#include <cstdio>
 #include <map>
+
+#include "fuzz/harness/report_text.hpp"
 
 namespace poolcheck::harness {
 namespace {
 
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", seconds);
-  return text;
-}
-
-std::string padded(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
+std::string seconds_text(double seconds) { return fixed(seconds, 3); }
 
 std::string xml_escape(std::string_view text) {
   std::string out;

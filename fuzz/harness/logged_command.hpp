@@ -1,0 +1,28 @@
+#pragma once
+// Runs a program to completion with its output in a log file: what the
+// mutation gate does with cmake, the property suites and `poolcheck repro`.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace poolcheck::harness {
+
+struct CommandOutcome {
+  bool started = false;   // false: fork or exec failed (the log says why)
+  int exit_code = -1;     // when it exited
+  int signal = 0;         // when a signal ended it
+  bool timed_out = false; // killed (with its process group) at the deadline
+  double seconds = 0;
+  bool succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+  std::string describe() const;  // "exit 1", "SIGSEGV", "timed out after 900 s", ...
+};
+
+// argv[0] is looked up on PATH. `environment` entries are set (name, value)
+// in the child only. stdout and stderr go to `log` (truncated first).
+// `timeout_seconds` <= 0: no deadline.
+CommandOutcome run_logged(const std::vector<std::string>& argv,
+                          const std::vector<std::pair<std::string, std::string>>& environment,
+                          const std::filesystem::path& log, double timeout_seconds);
+
+}  // namespace poolcheck::harness
