@@ -41,6 +41,7 @@ if [[ ! -f $source_dir/CMakeLists.txt || ! -d $source_dir/fuzz ]]; then
   exit 2
 fi
 
+# The integration test reads this directory's compile_commands.json.
 build_dir="$WORK/poolcheck-build"
 # CMAKE_BUILD_TYPE=None (no per-configuration flags): the optimisation and
 # debug flags are OSS-Fuzz's, from CXXFLAGS, which CMake reads on the first

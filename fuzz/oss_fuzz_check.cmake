@@ -17,7 +17,8 @@
 # - T_seed_corpus.zip lists and extracts (cmake -E tar: no zip/unzip needed),
 #   every entry is named by the SHA-1 of its bytes, and the entries are the
 #   corpus as the fuzzer sees it: every raw file of corpus/T/{seeds,regressions}
-#   is in it, no *.pcentry wrapper is (they are unwrapped), nothing else;
+#   is in it, no *.pcentry wrapper is (they are unwrapped), and it has no more
+#   entries than the corpus has distinct inputs;
 # - T runs on the extracted seeds with its .options flags (dict included) and
 #   -runs=0: exit 0, libFuzzer loaded the dictionary ("Dictionary: N entries",
 #   no "ParseDictionaryFile" error), found every non-empty seed file and
@@ -68,7 +69,8 @@ endmacro()
 
 # The build took its sanitizer flags from CXXFLAGS alone
 # (POOLCHECK_FUZZ_FLAGS_FROM_ENV): every compile command of build.sh's build
-# directory has exactly CXXFLAGS' -fsanitize options.
+# directory ($WORK/poolcheck-build, compile_commands.json is always written)
+# has exactly CXXFLAGS' -fsanitize options.
 string(REGEX MATCHALL "-fsanitize=[^ ]+" wanted_sanitizers "${flags}")
 set(database "${work}/poolcheck-build/compile_commands.json")
 if(NOT EXISTS "${database}")
