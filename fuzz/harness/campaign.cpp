@@ -158,7 +158,8 @@ std::string progress_line(const TargetRun& run) {
          (since(run.last_status) >= 2 ? "  [last report " + clock_text(since(run.last_status)) + " ago]" : "");
 }
 
-// Copies seeds and regressions (unwrapped) into the working corpus.
+}  // namespace
+
 std::size_t seed_working_corpus(const fs::path& root, const std::string& target, const fs::path& corpus,
                                 std::ostream& err) {
   std::size_t seeded = 0;
@@ -181,6 +182,8 @@ std::size_t seed_working_corpus(const fs::path& root, const std::string& target,
   }
   return seeded;
 }
+
+namespace {
 
 // Reads what is available; each complete line goes to the log and the parser.
 // Returns false at end of file.

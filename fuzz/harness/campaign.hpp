@@ -54,6 +54,15 @@ std::optional<fs::path> find_project_root(const fs::path& start);
 
 fs::path fuzzer_binary(const fs::path& build_dir, std::string_view target);
 
+// Writes the inputs of <root>/corpus/<target>/seeds and .../regressions,
+// unwrapped (corpus/README.md), into the directory `corpus`, one file per
+// input named seed-<fnv1a64 of the bytes> (equal inputs share one file), and
+// returns how many entries it wrote. A malformed entry is reported on `err`
+// and skipped. The campaign's working corpus starts from this, and so does the
+// OSS-Fuzz seed corpus (fuzz/seed_corpus_main.cpp).
+std::size_t seed_working_corpus(const fs::path& root, const std::string& target, const fs::path& corpus,
+                                std::ostream& err);
+
 struct CampaignOptions {
   fs::path root;       // the repository: corpus/, fuzz/, .fuzz-work/
   fs::path build_dir;  // holds fuzz/poolcheck_fuzz_<T>
