@@ -104,6 +104,24 @@ TEST(JsonInputDuplicateKeys, NestedAndRepeatedManyTimes) {
   EXPECT_EQ(inner.dump(), R"({"o":{"b":[5],"c":2}})");
 }
 
+// Objects of 16 keys and more keep a hash index of their keys (json_input.cpp);
+// a duplicate of any earlier key, on either side of that size, is still found.
+TEST(JsonInputDuplicateKeys, LastWinsInObjectsWithManyKeys) {
+  for (int size : {15, 16, 17, 40}) {
+    for (int repeated = 0; repeated < size; ++repeated) {
+      std::string text = "{";
+      Json expected = Json::object();
+      for (int i = 0; i < size; ++i) {
+        text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+        expected["k" + std::to_string(i)] = i;
+      }
+      text += "\"k" + std::to_string(repeated) + "\":-1}";
+      expected["k" + std::to_string(repeated)] = -1;
+      EXPECT_EQ(expect_accepted(text).dump(), expected.dump()) << size << " keys, k" << repeated << " repeated";
+    }
+  }
+}
+
 TEST(JsonInputDuplicateKeys, LastWinsInARequestToo) {
   // An empty cache_salt first, a valid one last: the valid one is the value.
   auto out = preprocess_json(
