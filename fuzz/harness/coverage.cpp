@@ -122,21 +122,31 @@ bool succeeded(const Finished& finished) {
   return finished.started && WIFEXITED(finished.status) && WEXITSTATUS(finished.status) == 0;
 }
 
-// llvm-profdata and llvm-cov of the compiler's own LLVM (a raw profile's
-// format is its compiler's), else the first on PATH.
-std::optional<fs::path> find_llvm_tool(const std::string& name, const fs::path& compiler) {
-  std::error_code ec;
-  const fs::path resolved = fs::canonical(compiler, ec);
-  if (!ec && fs::is_regular_file(resolved.parent_path() / name, ec)) return resolved.parent_path() / name;
+// The first executable NAME in a directory of PATH.
+std::optional<fs::path> on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
+  const std::string dirs = path ? path : "";
   for (std::size_t start = 0; start <= dirs.size();) {
     const std::size_t end = std::min(dirs.find(':', start), dirs.size());
     const fs::path candidate = fs::path(dirs.substr(start, end - start)) / name;
-    if (end > start && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+    std::error_code ec;
+    if (end > start && fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
     start = end + 1;
   }
   return std::nullopt;
+}
+
+// llvm-profdata and llvm-cov of the compiler's own LLVM (a raw profile's
+// format is its compiler's), else the first on PATH. The cache may name the
+// compiler without a directory ("clang++", as the presets do).
+std::optional<fs::path> find_llvm_tool(const std::string& name, const fs::path& compiler) {
+  const std::optional<fs::path> located = compiler.empty()             ? std::nullopt
+                                          : compiler.has_parent_path() ? std::optional(compiler)
+                                                                       : on_path(compiler.string());
+  std::error_code ec;
+  const fs::path resolved = located ? fs::canonical(*located, ec) : fs::path();
+  if (located && !ec && fs::is_regular_file(resolved.parent_path() / name, ec)) return resolved.parent_path() / name;
+  return on_path(name);
 }
 
 std::vector<fs::path> profiles_under(const fs::path& dir) {
