@@ -6,9 +6,11 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include <elf.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,8 +230,29 @@ std::optional<std::string> cmake_cache_value(std::string_view cache_text, std::s
 }
 
 bool has_coverage_mapping(const fs::path& binary) {
-  // Section names sit in the ELF string table: the bytes are in the file.
-  return read_text(binary).find("__llvm_covmap") != std::string::npos;
+  // A section of that name in the ELF section table: the name alone is in any
+  // binary that mentions it, this one included.
+  const std::string bytes = read_text(binary);
+  Elf64_Ehdr header;
+  if (bytes.size() < sizeof header || bytes.compare(0, SELFMAG, ELFMAG) != 0 || bytes[EI_CLASS] != ELFCLASS64)
+    return false;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  auto section = [&](std::size_t index, Elf64_Shdr& out) {
+    const std::size_t at = header.e_shoff + index * sizeof(Elf64_Shdr);
+    if (header.e_shentsize != sizeof(Elf64_Shdr) || at > bytes.size() || bytes.size() - at < sizeof out) return false;
+    std::memcpy(&out, bytes.data() + at, sizeof out);
+    return true;
+  };
+  Elf64_Shdr names;
+  if (!section(header.e_shstrndx, names)) return false;
+  for (std::size_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr entry;
+    if (!section(i, entry)) return false;
+    const std::size_t at = names.sh_offset + entry.sh_name;
+    // c_str(): a name running to the end of the file still ends in a NUL.
+    if (at < bytes.size() && std::strcmp(bytes.c_str() + at, "__llvm_covmap") == 0) return true;
+  }
+  return false;
 }
 
 std::vector<CoverageStep> coverage_steps(const fs::path& root, const fs::path& build_dir) {

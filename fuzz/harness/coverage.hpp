@@ -55,7 +55,7 @@ std::vector<std::string> unmet_thresholds(const CoverageFigures& figures, const 
 // The value of KEY in a CMakeCache.txt ("KEY:TYPE=VALUE" lines), if present.
 std::optional<std::string> cmake_cache_value(std::string_view cache_text, std::string_view key);
 
-// Whether the binary holds a coverage mapping (an __llvm_covmap section).
+// Whether the binary (ELF64) has a coverage mapping: an __llvm_covmap section.
 bool has_coverage_mapping(const fs::path& binary);
 
 // A program the coverage run executes, with its own profile directory.

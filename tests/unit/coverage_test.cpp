@@ -1,12 +1,16 @@
 // The pure parts of `poolcheck coverage` (fuzz/harness/coverage.hpp): the
 // core/ figures from llvm-cov's JSON summary, the one-line summary, the
-// thresholds, CMakeCache.txt values and the steps it runs. The run itself
-// needs the coverage build (tools/coverage) and is not part of the test suite.
+// thresholds, CMakeCache.txt values, the coverage-mapping check and the
+// steps it runs. The run itself needs the coverage build (tools/coverage) and
+// is not part of the test suite.
+#include <elf.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "core/json.hpp"
 #include "fuzz/harness/coverage.hpp"
@@ -129,20 +133,60 @@ TEST(Coverage, StepsReplayEachCorpusTargetThenPropertiesThenUnitTests) {
   EXPECT_EQ(steps[5].argv, std::vector<std::string>{"/b/tests/poolcheck_unit_tests"});
 }
 
-TEST(Coverage, CoverageMappingIsFoundInTheBinary) {
+// An ELF64 file with no code: the header, the section names, then the section
+// table (a null section, one per name, and the names' own .shstrtab last).
+std::string elf_with_sections(const std::vector<std::string>& names) {
+  std::string strings(1, '\0');
+  std::vector<Elf64_Shdr> sections(1);  // index 0: the null section
+  for (const std::string& name : names) {
+    Elf64_Shdr section{};
+    section.sh_name = static_cast<Elf64_Word>(strings.size());
+    strings += name + '\0';
+    sections.push_back(section);
+  }
+  Elf64_Shdr string_table{};
+  string_table.sh_name = static_cast<Elf64_Word>(strings.size());
+  strings += std::string(".shstrtab") + '\0';
+  string_table.sh_type = SHT_STRTAB;
+  string_table.sh_offset = sizeof(Elf64_Ehdr);
+  string_table.sh_size = strings.size();
+  sections.push_back(string_table);
+
+  Elf64_Ehdr header{};
+  std::memcpy(header.e_ident, ELFMAG, SELFMAG);
+  header.e_ident[EI_CLASS] = ELFCLASS64;
+  header.e_ident[EI_DATA] = ELFDATA2LSB;
+  header.e_ident[EI_VERSION] = EV_CURRENT;
+  header.e_ehsize = sizeof(Elf64_Ehdr);
+  header.e_shoff = sizeof(Elf64_Ehdr) + strings.size();
+  header.e_shentsize = sizeof(Elf64_Shdr);
+  header.e_shnum = static_cast<Elf64_Half>(sections.size());
+  header.e_shstrndx = static_cast<Elf64_Half>(sections.size() - 1);
+  std::string bytes(reinterpret_cast<const char*>(&header), sizeof header);
+  bytes += strings;
+  for (const auto& section : sections) bytes.append(reinterpret_cast<const char*>(&section), sizeof section);
+  return bytes;
+}
+
+TEST(Coverage, CoverageMappingIsASectionNotAString) {
   // Per process: other checkouts may run this test at the same time.
   const fs::path dir = fs::temp_directory_path();
   const std::string pid = std::to_string(::getpid());
-  const fs::path with = dir / ("poolcheck-coverage-test-with-" + pid);
-  const fs::path without = dir / ("poolcheck-coverage-test-without-" + pid);
-  using namespace std::string_literals;
-  std::ofstream(with, std::ios::binary) << "\x7f" "ELF\0\0.text\0__llvm_covmap\0"s;
-  std::ofstream(without, std::ios::binary) << "\x7f" "ELF\0\0.text\0.data\0"s;
-  EXPECT_TRUE(has_coverage_mapping(with));
-  EXPECT_FALSE(has_coverage_mapping(without));
-  EXPECT_FALSE(has_coverage_mapping(dir / "poolcheck-coverage-test-missing"));
-  fs::remove(with);
-  fs::remove(without);
+  const std::vector<std::pair<std::string, bool>> files = {
+      {elf_with_sections({".text", "__llvm_covfun", "__llvm_covmap", ".data"}), true},
+      {elf_with_sections({".text", "__llvm_covmap"}), true},
+      {elf_with_sections({".text", ".rodata"}), false},
+      // The name as data only, as in any binary that mentions it (poolcheck itself).
+      {elf_with_sections({".text", ".rodata"}) + std::string("__llvm_covmap") + '\0', false},
+      {std::string("__llvm_covmap") + '\0', false},  // not ELF
+  };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path file = dir / ("poolcheck-coverage-test-" + pid + "-" + std::to_string(i));
+    std::ofstream(file, std::ios::binary) << files[i].first;
+    EXPECT_EQ(has_coverage_mapping(file), files[i].second) << "file " << i;
+    fs::remove(file);
+  }
+  EXPECT_FALSE(has_coverage_mapping(dir / ("poolcheck-coverage-test-" + pid + "-missing")));
 }
 
 }  // namespace
