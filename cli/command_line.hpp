@@ -33,6 +33,9 @@ std::vector<Command> core_commands();
 // The harness commands: repro, promote, fuzz, mutate (fuzz/harness/).
 std::vector<Command> harness_commands();
 
+// coverage (fuzz/harness/coverage.hpp).
+std::vector<Command> coverage_commands();
+
 // Reads FILE, or standard input for "-" or no argument, up to one byte past the
 // input limit (so that an oversized input is reported, not read forever).
 // Returns false and prints to stderr when the file cannot be read.

@@ -4,10 +4,10 @@
 #include <charconv>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <optional>
 
 #include "cli/command_line.hpp"
+#include "cli/options.hpp"
 #include "fuzz/harness/campaign.hpp"
 #include "fuzz/harness/mutation_gate.hpp"
 #include "fuzz/harness/promote.hpp"
@@ -19,51 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 namespace h = poolcheck::harness;
 
-// "--name value" and "--name=value" for options that take a value, "--name"
-// for switches; everything else is positional.
-struct Options {
-  std::map<std::string, std::string> values;
-  std::map<std::string, bool> switches;
-  Args positional;
-};
-
-std::optional<Options> parse_options(const std::string& command, const Args& args,
-                                     const std::vector<std::string>& with_value,
-                                     const std::vector<std::string>& switches) {
-  Options options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.size() <= 2 || arg.rfind("--", 0) != 0) {
-      options.positional.push_back(arg);
-      continue;
-    }
-    const auto equals = arg.find('=');
-    const std::string name = arg.substr(0, equals);
-    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
-      if (equals != std::string::npos) {
-        options.values[name] = arg.substr(equals + 1);
-      } else if (i + 1 < args.size()) {
-        options.values[name] = args[++i];
-      } else {
-        usage_error(command, name + " needs a value");
-        return std::nullopt;
-      }
-    } else if (equals == std::string::npos &&
-               std::find(switches.begin(), switches.end(), name) != switches.end()) {
-      options.switches[name] = true;
-    } else {
-      usage_error(command, "unknown option " + arg);
-      return std::nullopt;
-    }
-  }
-  return options;
-}
-
 std::optional<double> parse_seconds(const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || !(value > 0)) return std::nullopt;
+  const auto value = parse_number(text);
+  if (!value || !(*value > 0)) return std::nullopt;
   return value;
 }
 
@@ -73,11 +31,6 @@ std::optional<long> parse_count(const std::string& text) {
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (ec != std::errc() || ptr != end || value < 1) return std::nullopt;
   return value;
-}
-
-std::optional<std::string> value_of(const Options& options, const std::string& name) {
-  auto it = options.values.find(name);
-  return it == options.values.end() ? std::nullopt : std::optional<std::string>(it->second);
 }
 
 int run_repro(const Args& args) {

@@ -11,6 +11,7 @@ const std::vector<Command>& all_commands() {
   static const std::vector<Command> commands = [] {
     std::vector<Command> all = poolcheck::cli::core_commands();
     for (auto& command : poolcheck::cli::harness_commands()) all.push_back(std::move(command));
+    for (auto& command : poolcheck::cli::coverage_commands()) all.push_back(std::move(command));
     return all;
   }();
   return commands;

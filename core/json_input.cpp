@@ -61,6 +61,8 @@ class DomBuilder {
     Frame& frame = stack_.back();
     // The members as the vector they are: ordered_map's own lookups are linear.
     auto& members = static_cast<Members&>(frame.value->get_ref<Json::object_t&>());
+    // From kIndexFrom members on, keys are found through an index of all of
+    // them: built here at the first key past that size, kept up to date below.
     if (members.size() >= kIndexFrom && frame.index.empty())
       for (std::size_t i = 0; i < members.size(); ++i) frame.index.emplace(members[i].first, i);
     const std::size_t existing = find_member(frame, members, name);
@@ -69,7 +71,7 @@ class DomBuilder {
       *frame.pending = nullptr;  // the last value wins, at the first key's place
       return true;
     }
-    if (!frame.index.empty() || members.size() + 1 >= kIndexFrom) frame.index.emplace(name, members.size());
+    if (!frame.index.empty()) frame.index.emplace(name, members.size());
     members.emplace_back(std::move(name), nullptr);
     frame.pending = &members.back().second;
     return true;

@@ -6,42 +6,28 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <set>
 #include <thread>
 
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuzz/harness/digest.hpp"
 #include "fuzz/harness/entry.hpp"
+#include "fuzz/harness/process.hpp"
+#include "fuzz/harness/progress_text.hpp"
 #include "fuzz/harness/repro.hpp"
 #include "fuzz/harness/signature.hpp"
 
 namespace poolcheck::harness {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 const std::vector<std::string> kAllTargets = {"request", "params_wire", "token_types", "verify"};
 const char* const kArtifactPrefixes[] = {"crash-", "leak-", "timeout-", "oom-", "slow-unit-"};
-
-volatile std::sig_atomic_t g_interrupted = 0;
-void on_interrupt(int) { g_interrupted = 1; }
-
-double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-std::string clock_text(double seconds) {
-  const long total = static_cast<long>(seconds + 0.5);
-  char text[32];
-  std::snprintf(text, sizeof text, "%ld:%02ld", total / 60, total % 60);
-  return text;
-}
 
 // 1234567 -> "1,234,567"
 std::string grouped(std::uint64_t value) {
@@ -57,12 +43,6 @@ std::string grouped(std::uint64_t value) {
 std::string padded(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
-}
-
-std::string shown(const fs::path& path) {
-  std::error_code ec;
-  fs::path relative = fs::proximate(path, fs::current_path(ec), ec);
-  return ec ? path.string() : relative.string();
 }
 
 std::size_t count_files(const fs::path& dir) {
@@ -82,48 +62,6 @@ std::set<std::string> artifact_names(const fs::path& dir) {
       if (name.rfind(prefix, 0) == 0) names.insert(name);
   }
   return names;
-}
-
-// A child process with its stdout and stderr on one non-blocking pipe, in its
-// own process group (so that libFuzzer's fork-mode workers go with it).
-struct Process {
-  pid_t pid = -1;
-  int fd = -1;
-  std::string pending;  // a partial line
-  bool exited = false;
-  int status = 0;
-};
-
-Process spawn(const std::vector<std::string>& argv) {
-  Process process;
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return process;
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(pipe_fds[0]);
-    ::close(pipe_fds[1]);
-    return process;
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::dup2(pipe_fds[1], STDOUT_FILENO);
-    ::dup2(pipe_fds[1], STDERR_FILENO);
-    ::close(pipe_fds[0]);
-    ::close(pipe_fds[1]);
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    std::fprintf(stderr, "poolcheck fuzz: cannot run %s: %s\n", args[0], std::strerror(errno));
-    std::_Exit(127);
-  }
-  ::setpgid(pid, pid);  // also here: no race with the first kill
-  ::close(pipe_fds[1]);
-  ::fcntl(pipe_fds[0], F_SETFL, ::fcntl(pipe_fds[0], F_GETFL) | O_NONBLOCK);
-  process.pid = pid;
-  process.fd = pipe_fds[0];
-  return process;
 }
 
 struct TargetRun {
@@ -386,12 +324,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
         << run->seeded << " from corpus/" << run->target << "), artifacts in " << shown(run->artifacts) << "/\n";
   out.flush();
 
-  g_interrupted = 0;
-  struct sigaction action {};
-  struct sigaction previous {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, &previous);
+  SigintFlag sigint;
   bool forwarded = false;
 
   auto start_fuzzing = [&](TargetRun& run) {
@@ -456,7 +389,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
   };
 
   while (std::any_of(runs.begin(), runs.end(), [](const auto& run) { return run->phase != TargetRun::Phase::Done; })) {
-    if (!g_interrupted) {
+    if (!sigint.raised()) {
       for (auto& run : runs) {
         if (active() >= concurrency) break;
         if (run->phase == TargetRun::Phase::Waiting) start_fuzzing(*run);
@@ -505,7 +438,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
         if (!run->status_seen) run->failed = true;
         run->last_status = Clock::now();
         out << progress_line(*run) << (run->failed ? "  FAILED to run (see fuzz.log)" : "  done") << "\n";
-        if (options.merge && !g_interrupted && !run->failed) start_merging(*run);
+        if (options.merge && !sigint.raised() && !run->failed) start_merging(*run);
         else run->phase = TargetRun::Phase::Done;
       } else {
         finish_merging(*run);
@@ -514,7 +447,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
       run->corpus_end = count_files(run->corpus);
     }
   }
-  ::sigaction(SIGINT, &previous, nullptr);
+  sigint.restore();
 
   // Findings: the artifacts this campaign added, classified by replaying them
   // through the law library in a child (as `poolcheck repro` would).
@@ -556,7 +489,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
 
   if (findings.empty()) {
     out << "\nNo findings.\n";
-    return any_failed ? 3 : g_interrupted ? 130 : 0;
+    return any_failed ? 3 : sigint.raised() ? 130 : 0;
   }
   // One block per distinct (target, signature); the smallest artifact stands for the others.
   std::map<std::pair<std::string, std::string>, std::vector<const Finding*>> groups;

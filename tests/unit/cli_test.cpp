@@ -418,6 +418,26 @@ TEST_F(Cli, UnreadableFileIsAUsageError) {
   fs::permissions(locked, fs::perms::owner_all);
 }
 
+// `poolcheck coverage` needs the coverage build (tools/coverage); its
+// arguments are checked before anything else.
+TEST_F(Cli, CoverageRejectsBadArgumentsBeforeLookingForTheBuild) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"coverage", "--fail-under-lines", "101"},
+           {"coverage", "--fail-under-branches=-1"},
+           {"coverage", "--fail-under-lines", "ninety"},
+           {"coverage", "--fail-under-lines"},
+           {"coverage", "--jobs", "2"},
+           {"coverage", "build/coverage"}}) {
+    SCOPED_TRACE(args.back());
+    auto r = run(args);
+    expect_usage_error(r);
+    EXPECT_EQ(r.err.rfind("poolcheck coverage: ", 0), 0u) << show(r);
+  }
+  auto help = run({"coverage", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << show(help);
+  EXPECT_NE(help.out.find("Example"), std::string::npos) << show(help);
+}
+
 TEST_F(Cli, DirectoryAsInputIsNotAccepted) {
   auto r = run({"compress", dir_.string()});
   EXPECT_NE(r.exit_code, 0) << show(r);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -104,6 +105,24 @@ TEST(JsonInputDuplicateKeys, NestedAndRepeatedManyTimes) {
   EXPECT_EQ(inner.dump(), R"({"o":{"b":[5],"c":2}})");
 }
 
+// Objects of 16 keys and more keep a hash index of their keys (json_input.cpp);
+// a duplicate of any earlier key, on either side of that size, is still found.
+TEST(JsonInputDuplicateKeys, LastWinsInObjectsWithManyKeys) {
+  for (int size : {15, 16, 17, 40}) {
+    for (int repeated = 0; repeated < size; ++repeated) {
+      std::string text = "{";
+      Json expected = Json::object();
+      for (int i = 0; i < size; ++i) {
+        text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+        expected["k" + std::to_string(i)] = i;
+      }
+      text += "\"k" + std::to_string(repeated) + "\":-1}";
+      expected["k" + std::to_string(repeated)] = -1;
+      EXPECT_EQ(expect_accepted(text).dump(), expected.dump()) << size << " keys, k" << repeated << " repeated";
+    }
+  }
+}
+
 TEST(JsonInputDuplicateKeys, LastWinsInARequestToo) {
   // An empty cache_salt first, a valid one last: the valid one is the value.
   auto out = preprocess_json(
@@ -182,6 +201,17 @@ TEST(JsonInputRejects, InvalidUtf8) {
     expect_rejected(parse(text), "invalid UTF-8");
   Json ok = expect_accepted("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"]");
   EXPECT_EQ(ok[0].get<std::string>(), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+}
+
+TEST(JsonInputRejects, MessagesStayAsciiWhateverTheInputHeld) {
+  // nlohmann quotes the bytes it last read; non-ASCII ones are shown as \xNN.
+  auto result = parse("\"caf\xc3\xa9");  // a valid "é" in a string never closed
+  expect_rejected(result, "unterminated string");
+  const std::string& message = result.error().message;
+  EXPECT_TRUE(std::all_of(message.begin(), message.end(), [](char c) { return c >= 0x20 && c < 0x7f; })) << message;
+  const std::string tail = "last read: '\"caf\\xc3\\xa9'";
+  ASSERT_GE(message.size(), tail.size()) << message;
+  EXPECT_EQ(message.substr(message.size() - tail.size()), tail);
 }
 
 TEST(JsonInputRejects, TrailingData) {

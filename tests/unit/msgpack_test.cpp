@@ -336,6 +336,19 @@ TEST(MsgpackDecode, RejectsNonStringMapKeys) {
             "Invalid MessagePack: map key is not a string at byte 1");
 }
 
+TEST(MsgpackDecode, EveryStrFormIsAMapKey) {
+  // fixstr, str8, str16, str32; msgspec writes the shortest, a decoder takes any.
+  EXPECT_EQ(decoded(bytes({0x81, 0xa1, 0x6b, 0x01})), Json({{"k", 1}}));
+  EXPECT_EQ(decoded(bytes({0x81, 0xd9, 0x01, 0x6b, 0x01})), Json({{"k", 1}}));
+  EXPECT_EQ(decoded(bytes({0x81, 0xda, 0x00, 0x01, 0x6b, 0x01})), Json({{"k", 1}}));
+  EXPECT_EQ(decoded(bytes({0x81, 0xdb, 0x00, 0x00, 0x00, 0x01, 0x6b, 0x01})), Json({{"k", 1}}));
+  // The tags either side of str8..str32 (ext32, array16) are not keys.
+  EXPECT_EQ(rejection(bytes({0x81, 0xc9, 0, 0, 0, 1, 0x01, 0x6b, 0x01})),
+            "Invalid MessagePack: map key is not a string at byte 1");
+  EXPECT_EQ(rejection(bytes({0x81, 0xdc, 0x00, 0x00, 0x01})),
+            "Invalid MessagePack: map key is not a string at byte 1");
+}
+
 TEST(MsgpackDecode, RejectsHugeDeclaredLengthsWithoutAllocating) {
   // Ten bytes claiming four billion items: refused from the header alone.
   EXPECT_EQ(

@@ -455,6 +455,20 @@ TEST(RequestScoreShapes, TwoCompleteShapesAreAnError) {
   }
 }
 
+TEST(RequestScoreShapes, TheMessageNamesNoneOrEveryCompleteShape) {
+  const std::string head =
+      "Exactly one of the input shapes {queries, documents}, {queries, items}, {data_1, data_2} or "
+      "{text_1, text_2} must be given; got ";
+  expect_error(score(R"({"queries":"q"})"), head + "none.", std::nullopt);
+  expect_error(score(R"({"queries":"q","documents":"d","items":"i"})"),
+               head + "{queries, documents} and {queries, items}.", std::nullopt);
+  expect_error(score(R"({"text_1":"a","text_2":"b","queries":"q","documents":"d","data_1":"a","data_2":"b"})"),
+               head + "{queries, documents}, {data_1, data_2} and {text_1, text_2}.", std::nullopt);
+  expect_error(score(R"({"queries":"q","documents":"d","items":"i","data_1":"a","data_2":"b","text_1":"x","text_2":"y"})"),
+               head + "{queries, documents}, {queries, items}, {data_1, data_2} and {text_1, text_2}.",
+               std::nullopt);
+}
+
 TEST(RequestScoreShapes, ListsAndSinglesAreWrapped) {
   auto r = parsed(R"({"queries":["a","b"],"documents":["c","d"]})");
   EXPECT_EQ(texts(r.queries), (std::vector<std::string>{"a", "b"}));

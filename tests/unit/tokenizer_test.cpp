@@ -127,9 +127,21 @@ TEST(SplitWords, NonWhiteSpaceCodePointsAreTokens) {
       "\xEF\xBB\xBF",  // U+FEFF
       "\xE1\xA0\x8E",  // U+180E
       "\x1C", "\x1D", "\x1E", "\x1F",
+      // The other C0 controls around TAB..CR, and DEL: tokens too.
+      std::string(1, '\0'), "\x01", "\x08", "\x0E", "\x7F",
   };
   for (const auto& cp : not_white_space)
     EXPECT_EQ(split_words("a" + cp + "b"), (Words{"a", cp, "b"})) << "code point bytes of length " << cp.size();
+}
+
+TEST(SplitWords, BytesThatAreNotUtf8AreTokensOfOneByte) {
+  // The JSON door lets only valid UTF-8 through; split_words itself takes any
+  // other byte (a stray continuation byte, a lead byte 0xF8..0xFF, a sequence
+  // cut short by the end of the text) as a token of its own.
+  EXPECT_EQ(split_words("a\x80" "b"), (Words{"a", "\x80", "b"}));
+  EXPECT_EQ(split_words("a\xff" "b"), (Words{"a", "\xff", "b"}));
+  EXPECT_EQ(split_words("a\xe2\x82"), (Words{"a", "\xe2", "\x82"}));
+  EXPECT_EQ(split_words("\xf0\x9f\x98"), (Words{"\xf0", "\x9f", "\x98"}));
 }
 
 // ------------------------------------------------------------ tokenize_input

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/msgpack.hpp"
+#include "tests/unit/sample_params.hpp"
 
 namespace poolcheck {
 namespace {
@@ -24,19 +25,7 @@ PoolingParams spec_example() {
   return p;
 }
 
-PoolingParams everything_set() {
-  PoolingParams p;
-  p.use_activation = false;
-  p.dimensions = 256;
-  p.step_tag_id = -7;
-  p.returned_token_ids = std::vector<std::int64_t>{1, 2, 3};
-  p.task = "token_embed";
-  p.requires_token_ids = true;
-  p.skip_reading_prefix_cache = true;
-  p.late_interaction_params = LateInteractionParams{"cache_query", "q-1", 4};
-  p.extra_kwargs = object(Json::parse(R"({"b":[1,{"c":null}],"a":"x"})"));
-  return p;
-}
+using samples::everything_set;
 
 std::string wire(const PoolingParams& p) { return encode_wire(p).dump(); }
 
