@@ -89,7 +89,7 @@ class DomBuilder {
   static constexpr std::size_t kIndexFrom = 16;  // below this, a linear search is cheaper
 
   struct Frame {
-    Json* value;
+    Json* value = nullptr;
     Json* pending = nullptr;  // the member the next value fills (objects)
     std::unordered_map<std::string, std::size_t> index;
   };
@@ -121,7 +121,9 @@ class DomBuilder {
   bool open(Json container) {
     Json* target = slot();
     *target = std::move(container);
-    stack_.push_back(Frame{target});
+    Frame frame;
+    frame.value = target;
+    stack_.push_back(std::move(frame));
     return true;
   }
 
