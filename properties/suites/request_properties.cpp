@@ -9,8 +9,6 @@
 namespace poolcheck::props {
 namespace {
 
-bool has_keys(const Json& object) { return object.is_object() && !object.empty(); }
-
 std::string side_lengths_class(const RequestCase& c) {
   if (c.queries == 0) return "sides: no queries";
   if (c.documents == 0) return "sides: no documents";
