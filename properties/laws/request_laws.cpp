@@ -222,6 +222,22 @@ Violations prompt_extras_exact(const RequestRun& run) {
   return out;
 }
 
+Violations salt_valid(const RequestRun& run) {
+  if (offline(run)) return {};  // offline extras are not validated (spec 10.9)
+  const auto& salt = request_of(run).extras.cache_salt;
+  if (!salt) return {};
+  bool valid = salt->is_string();
+  if (valid) {
+    const auto& text = salt->get_ref<const std::string&>();
+    std::size_t code_points = 0;
+    for (unsigned char c : text) code_points += (c & 0xC0) != 0x80;
+    valid = code_points >= 1 && code_points <= 128 && text.find_first_of(std::string_view("@/\\\0", 4)) == std::string::npos;
+  }
+  if (valid) return {};
+  return {{"salt-valid", "an online request was accepted with cache_salt " + dump_json(*salt) +
+                             "; it must be a non-empty string of at most 128 characters without '@', '/', '\\' or NUL"}};
+}
+
 Violations truncation_bounds(const RequestRun& run) {
   Violations out;
   const ScoringRequest& request = request_of(run);
@@ -402,6 +418,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, compression_round_trips(run));
   append(out, lengths_and_order(run));
   append(out, prompt_extras_exact(run));
+  append(out, salt_valid(run));
   append(out, truncation_bounds(run));
   append(out, prompt_exact(run));
   append(out, pairing_cardinality(run));

@@ -32,6 +32,10 @@ Violations lengths_and_order(const RequestRun& run);
 // The engine prompt holds exactly the non-null extras and the pair's images.
 // (chat_template_kwargs cannot reach it: EnginePrompt has no place for it.)
 Violations prompt_extras_exact(const RequestRun& run);
+// An accepted online request's cache_salt is valid (#46966: an empty salt
+// silently shared the unsalted prefix cache): so fuzzing, which knows no
+// defect, still finds an acceptance the validation should have refused.
+Violations salt_valid(const RequestRun& run);
 // No prompt exceeds its target (max_model_len without one); padding fills to
 // max_model_len exactly; longest-first keeps every special token.
 Violations truncation_bounds(const RequestRun& run);

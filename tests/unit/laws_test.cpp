@@ -423,6 +423,26 @@ TEST(PromptExtrasExact, FiresOnWrongImages) {
   EXPECT_FIRES(prompt_extras_exact(added->view()), "prompt-extras");
 }
 
+// ---------------------------------------------------------------- salt_valid
+
+TEST(SaltValid, FiresWhenAnOnlineRequestWasAcceptedWithABadSalt_46966) {
+  auto r = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}, {"cache_salt", "s"}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(salt_valid(r->view()));
+  for (const Json& bad : {Json(""), Json(std::string(129, 'x')), Json("a/b"), Json("a@b"), Json(7)}) {
+    r->envelope.request.extras.cache_salt = bad;
+    EXPECT_FIRES(salt_valid(r->view()), "salt-valid") << bad.dump();
+  }
+  r->envelope.request.extras.cache_salt = Json(std::string(128, 'x'));
+  EXPECT_HOLDS(salt_valid(r->view()));
+
+  // Offline extras are not validated: an empty salt is copied as it is (spec 10.9).
+  auto offline = run(envelope("llm.score", Json{{"data_1", "q1"}, {"data_2", "d1"},
+                                                {"pooling_params", {{"extra_kwargs", {{"cache_salt", ""}}}}}}));
+  ASSERT_TRUE(offline);
+  EXPECT_HOLDS(salt_valid(offline->view()));
+}
+
 // -------------------------------------------------------- truncation_bounds
 
 TEST(TruncationBounds, FiresWhenAPromptExceedsItsTarget) {
