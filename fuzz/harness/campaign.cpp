@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fuzz/harness/campaign_report.hpp"
 #include "fuzz/harness/digest.hpp"
 #include "fuzz/harness/entry.hpp"
 #include "fuzz/harness/repro.hpp"
@@ -115,6 +116,7 @@ struct TargetRun {
   std::size_t seeded = 0, corpus_start = 0, corpus_end = 0;
   FuzzStatus status;
   bool status_seen = false;
+  std::vector<ReportSample> samples;  // one per progress tick, for the report
   enum class Phase { Waiting, Fuzzing, Merging, Done } phase = Phase::Waiting;
   Process process;
   int status_fd = -1;  // the UDP socket of a status_by_udp() engine
@@ -142,6 +144,10 @@ std::string progress_line(const FuzzEngine& engine, const TargetRun& run) {
          std::to_string(run.status.timeouts) + "/" + std::to_string(run.status.ooms) + ")" +
          // In fork mode libFuzzer reports when a job ends, and jobs grow longer.
          (since(run.last_status) >= 2 ? "  [last report " + clock_text(since(run.last_status)) + " ago]" : "");
+}
+
+void sample(TargetRun& run) {
+  if (run.status_seen) run.samples.push_back({since(run.started), run.status.cov, run.status.corpus});
 }
 
 // Copies seeds and regressions (unwrapped) into the working corpus.
@@ -451,6 +457,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
       if (open && !run->process.exited) {
         if (run->phase == TargetRun::Phase::Fuzzing && since(run->last_progress) >= options.progress_seconds &&
             run->status_seen) {
+          sample(*run);
           out << progress_line(*engine, *run) << "\n";
           out.flush();
           run->last_progress = Clock::now();
@@ -465,6 +472,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
         run->fuzz_seconds = since(run->started);
         if (!run->status_seen) run->failed = true;
         engine->keep_new_inputs(run->plan);
+        sample(*run);
         run->last_status = Clock::now();
         out << progress_line(*engine, *run) << (run->failed ? "  FAILED to run (see fuzz.log)" : "  done") << "\n";
         if (!(options.merge && !g_interrupted && !run->failed && start_merging(*run)))
@@ -496,6 +504,12 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
     }
   }
 
+  std::vector<ReportSeries> report;
+  for (const auto& run : runs)
+    report.push_back({run->plan.target, std::string(engine->name()), run->fuzz_seconds, run->samples});
+  const fs::path report_path = options.root / ".fuzz-work" / "report.svg";
+  std::ofstream(report_path, std::ios::binary) << campaign_report_svg(report);
+
   out << "\npoolcheck fuzz: summary (" << engine->name() << ")\n";
   std::string detail_header = engine->detail_name();
   for (char& c : detail_header) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -521,6 +535,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
   placeholder.campaign_id = id;
   out << "  working corpora and logs: " << shown(placeholder.work) << "/{corpus,fuzz.log}, findings in "
       << shown(engine->findings_dir(placeholder)) << "/\n";
+  out << "  Report: " << shown(report_path) << " (coverage and corpus over time)\n";
 
   if (findings.empty()) {
     out << "\nNo findings.\n";

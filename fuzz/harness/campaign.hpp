@@ -10,6 +10,7 @@
 //   .fuzz-work/T/artifacts/  libFuzzer's findings (crash-*, timeout-*, oom-*, leak-*)
 //   .fuzz-work/T/afl/        AFL++'s output: default/{queue,crashes,hangs}/, fuzzer_stats
 //   .fuzz-work/T/fuzz.log    the fuzzer's full output
+//   .fuzz-work/report.svg    coverage and corpus size over time, per target
 // libFuzzer is <build>/fuzz/poolcheck_fuzz_T in fork mode (-fork=N
 // -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), AFL++ is afl-fuzz over
 // <build>/fuzz/poolcheck_afl_T; both go on after a finding, and both take the
