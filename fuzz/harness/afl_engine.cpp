@@ -77,7 +77,8 @@ class AflEngine final : public FuzzEngine {
                    "-V", std::to_string(static_cast<long>(plan.seconds)),
                    "-m", "none"};
     for (const auto& [key, value] : libfuzzer_options(plan.options_file)) {
-      if (key == "timeout") launch.argv.insert(launch.argv.end(), {"-t", value + "000"});
+      if (key == "timeout")  // libFuzzer's seconds, AFL++'s milliseconds
+        launch.argv.insert(launch.argv.end(), {"-t", std::to_string(std::lround(std::atof(value.c_str()) * 1000))});
       if (key == "max_len") launch.argv.insert(launch.argv.end(), {"-G", value});
       if (key == "dict") launch.argv.insert(launch.argv.end(), {"-x", value});
     }
