@@ -250,6 +250,11 @@ void read_datagrams(const FuzzEngine& engine, TargetRun& run) {
   }
 }
 
+void close_status_socket(TargetRun& run) {
+  if (run.status_fd >= 0) ::close(run.status_fd);
+  run.status_fd = -1;
+}
+
 // Names this campaign's own directories where an engine keeps them apart: UTC
 // time to the second, then the process id.
 std::string campaign_id() {
@@ -368,6 +373,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
     start(run, engine->fuzz(run.plan), TargetRun::Phase::Fuzzing);
     run.started = run.last_progress = run.last_status = Clock::now();
     run.failed = run.process.pid < 0;
+    if (run.failed) close_status_socket(run);
   };
   const auto merging_dir = [](const TargetRun& run) { return run.plan.work / "corpus.merging"; };
   // Whether a merge started (the engine has one and it could be spawned).
@@ -467,8 +473,7 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
       finish_process(*engine, *run);
       if (run->phase == TargetRun::Phase::Fuzzing) {
         read_status(*run);  // the last word of a fuzzer that writes its status on exit
-        if (run->status_fd >= 0) ::close(run->status_fd);
-        run->status_fd = -1;
+        close_status_socket(*run);
         run->fuzz_seconds = since(run->started);
         if (!run->status_seen) run->failed = true;
         engine->keep_new_inputs(run->plan);
