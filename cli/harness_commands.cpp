@@ -108,14 +108,18 @@ int run_promote(const Args& args) {
 }
 
 int run_fuzz(const Args& args) {
-  auto options = parse_options("fuzz", args, {"--time", "--jobs", "--build-dir", "--progress"}, {"--no-merge"});
+  auto options =
+      parse_options("fuzz", args, {"--time", "--jobs", "--build-dir", "--progress", "--engine"}, {"--no-merge"});
   if (!options) return kExitUsage;
   h::CampaignOptions campaign;
   auto root = h::find_project_root(fs::current_path());
   if (!root) return usage_error("fuzz", "run it inside the repository (no corpus/ here or above)");
   campaign.root = *root;
+  const std::string engine = value_of(*options, "--engine").value_or("libfuzzer");
+  if (engine != "libfuzzer" && engine != "afl") return usage_error("fuzz", "--engine takes libfuzzer or afl");
+  campaign.engine = engine == "afl" ? h::EngineKind::Afl : h::EngineKind::LibFuzzer;
   campaign.build_dir = value_of(*options, "--build-dir") ? fs::absolute(*value_of(*options, "--build-dir"))
-                                                         : *root / "build" / "fuzz";
+                                                         : *root / "build" / (engine == "afl" ? "afl" : "fuzz");
   if (auto time = value_of(*options, "--time")) {
     auto seconds = parse_seconds(*time);
     if (!seconds) return usage_error("fuzz", "--time takes a positive number of seconds");
@@ -212,25 +216,33 @@ std::vector<Command> harness_commands() {
               "  poolcheck promote .fuzz-work/request/artifacts/crash-0123abcd --name 47082-overwrite \\\n"
               "    --note \"user extra_kwargs lost when token types are compressed\"\n",
               guarded("promote", run_promote)},
-      Command{"fuzz", "run a libFuzzer campaign over the shipped corpus",
-              "Usage: poolcheck fuzz [--time S] [--jobs N] [--build-dir DIR] [--progress S] [--no-merge]\n"
-              "                      [TARGET...]\n\n"
-              "Fuzzes TARGETs (default: request params_wire token_types verify) with the libFuzzer\n"
-              "binaries DIR/fuzz/poolcheck_fuzz_<T> (DIR default: build/fuzz; build them with\n"
-              "`cmake --workflow --preset fuzz`). Each target's working corpus .fuzz-work/<T>/corpus\n"
-              "is seeded from corpus/<T>/seeds and regressions; libFuzzer runs in fork mode so a\n"
-              "crash is saved under .fuzz-work/<T>/artifacts/ and fuzzing goes on; new coverage is\n"
-              "merged into the working corpus (-merge=1) at the end. --time S is the total (default\n"
-              "60): with --jobs 1 (default) the targets run one after another, S split between\n"
-              "them; with --jobs N they run side by side with N workers in all (start-up and the\n"
-              "final merge add a few seconds per target). A progress line every --progress\n"
-              "seconds (default 5); a summary with, per distinct finding, \"Reproduce with:\" and\n"
-              "\"Promote with:\" commands. libFuzzer's output: .fuzz-work/<T>/fuzz.log.\n"
+      Command{"fuzz", "run a libFuzzer or AFL++ campaign over the shipped corpus",
+              "Usage: poolcheck fuzz [--engine libfuzzer|afl] [--time S] [--jobs N] [--build-dir DIR]\n"
+              "                      [--progress S] [--no-merge] [TARGET...]\n\n"
+              "Fuzzes TARGETs (default: request params_wire token_types verify). Each target's working\n"
+              "corpus .fuzz-work/<T>/corpus is seeded from corpus/<T>/seeds and regressions.\n"
+              "--engine libfuzzer (default): the binaries DIR/fuzz/poolcheck_fuzz_<T> (DIR default:\n"
+              "build/fuzz; build them with `cmake --workflow --preset fuzz`) in fork mode, so a crash is\n"
+              "saved under .fuzz-work/<T>/artifacts/ and fuzzing goes on; new coverage is merged into\n"
+              "the working corpus (-merge=1) at the end (--no-merge skips that).\n"
+              "--engine afl: afl-fuzz over DIR/fuzz/poolcheck_afl_<T> (DIR default: build/afl; build\n"
+              "them with `tools/campaign --engine afl` or `cmake --preset afl && cmake --build --preset\n"
+              "afl`), one afl-fuzz per target, from the working corpus, output in a directory per\n"
+              "campaign .fuzz-work/<T>/afl/<campaign>/ (findings in default/crashes/ and\n"
+              "default/hangs/); the inputs AFL++ adds to its queue are copied into the working corpus.\n"
+              "--time S is the total (default 60): with --jobs 1 (default) the targets run one after\n"
+              "another, S split between them; with --jobs N they run side by side, N at a time, and\n"
+              "libFuzzer gives each target N/targets workers (start-up and the final merge add a few\n"
+              "seconds per target). A progress line every --progress seconds (default 5); a summary\n"
+              "with, per distinct finding, \"Reproduce with:\" and \"Promote with:\" commands; a chart of\n"
+              "coverage and corpus size over time in .fuzz-work/report.svg. The fuzzer's output:\n"
+              ".fuzz-work/<T>/fuzz.log.\n"
               "Exit codes: 0 no finding, 1 findings, 2 usage error or missing binaries, 3 a fuzzer\n"
               "failed to run, 130 interrupted by Ctrl-C (the summary is still printed).\n\n"
               "Example:\n"
               "  poolcheck fuzz --time 60\n"
-              "  poolcheck fuzz --time 600 --jobs 2 request\n",
+              "  poolcheck fuzz --time 600 --jobs 2 request\n"
+              "  poolcheck fuzz --engine afl --time 60 request\n",
               guarded("fuzz", run_fuzz)},
       Command{"mutate", "the mutation gate: every catalogued core bug must be caught",
               "Usage: poolcheck mutate [--mutant ID[,ID...]] [--work-dir DIR] [--compiler CXX]\n"

@@ -6,20 +6,27 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <thread>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fuzz/harness/campaign_report.hpp"
 #include "fuzz/harness/digest.hpp"
 #include "fuzz/harness/entry.hpp"
 #include "fuzz/harness/process.hpp"
 #include "fuzz/harness/progress_text.hpp"
+#include "fuzz/harness/report_text.hpp"
 #include "fuzz/harness/repro.hpp"
 #include "fuzz/harness/signature.hpp"
 
@@ -27,23 +34,6 @@ namespace poolcheck::harness {
 namespace {
 
 const std::vector<std::string> kAllTargets = {"request", "params_wire", "token_types", "verify"};
-const char* const kArtifactPrefixes[] = {"crash-", "leak-", "timeout-", "oom-", "slow-unit-"};
-
-// 1234567 -> "1,234,567"
-std::string grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string padded(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
 
 std::size_t count_files(const fs::path& dir) {
   std::error_code ec;
@@ -53,55 +43,151 @@ std::size_t count_files(const fs::path& dir) {
   return n;
 }
 
-std::set<std::string> artifact_names(const fs::path& dir) {
-  std::set<std::string> names;
-  std::error_code ec;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    for (const char* prefix : kArtifactPrefixes)
-      if (name.rfind(prefix, 0) == 0) names.insert(name);
-  }
-  return names;
-}
-
 struct TargetRun {
-  std::string target;
-  fs::path binary, work, corpus, artifacts;
+  TargetPlan plan;
   std::ofstream log;
-  std::vector<std::string> option_flags;
-  std::set<std::string> artifacts_before;
+  std::set<fs::path> findings_before;
   std::size_t seeded = 0, corpus_start = 0, corpus_end = 0;
   FuzzStatus status;
   bool status_seen = false;
+  std::vector<ReportSample> samples;  // one per progress tick, for the report
   enum class Phase { Waiting, Fuzzing, Merging, Done } phase = Phase::Waiting;
   Process process;
+  int status_fd = -1;  // the UDP socket of a status_by_udp() engine
   Clock::time_point started, last_progress, last_status;
-  double seconds = 0, fuzz_seconds = 0;
-  int forks = 1;
+  double fuzz_seconds = 0;
   bool failed = false;
   std::string merge_note;
 };
 
-std::string progress_line(const TargetRun& run) {
+std::set<fs::path> finding_set(const FuzzEngine& engine, const TargetPlan& plan) {
+  const auto found = engine.findings(plan);
+  return {found.begin(), found.end()};
+}
+
+std::string progress_line(const FuzzEngine& engine, const TargetRun& run) {
   const double elapsed = since(run.started);
   std::uint64_t rate = run.status.exec_per_sec;
   if (rate == 0 && elapsed > 0.5) rate = static_cast<std::uint64_t>(static_cast<double>(run.status.execs) / elapsed);
-  const std::size_t findings = artifact_names(run.artifacts).size() - run.artifacts_before.size();
-  return "[" + padded(run.target, 11) + " " + clock_text(elapsed) + "/" + clock_text(run.seconds) + "] execs " +
-         grouped(run.status.execs) + "  exec/s " + grouped(rate) + "  cov " + grouped(run.status.cov) + "  ft " +
-         grouped(run.status.ft) + "  corpus " + grouped(run.status.corpus) + "  findings " + std::to_string(findings) +
-         " (crash/timeout/oom " + std::to_string(run.status.crashes) + "/" + std::to_string(run.status.timeouts) +
-         "/" + std::to_string(run.status.ooms) + ")" +
+  std::size_t findings = 0;
+  for (const auto& path : engine.findings(run.plan)) findings += run.findings_before.count(path) == 0;
+  return "[" + padded(run.plan.target, 11) + " " + clock_text(elapsed) + "/" + clock_text(run.plan.seconds) +
+         "] execs " + grouped(run.status.execs) + "  exec/s " + grouped(rate) + "  cov " + grouped(run.status.cov) +
+         "  " + engine.detail_name() + " " + engine.detail(run.status) + "  corpus " + grouped(run.status.corpus) +
+         "  findings " + std::to_string(findings) + " (crash/timeout/oom " + std::to_string(run.status.crashes) + "/" +
+         std::to_string(run.status.timeouts) + "/" + std::to_string(run.status.ooms) + ")" +
          // In fork mode libFuzzer reports when a job ends, and jobs grow longer.
          (since(run.last_status) >= 2 ? "  [last report " + clock_text(since(run.last_status)) + " ago]" : "");
 }
 
+void sample(TargetRun& run) {
+  if (run.status_seen) run.samples.push_back({since(run.started), run.status.cov, run.status.corpus});
+}
+
+// Reads what is available; each complete line goes to the log and, while
+// fuzzing, to the engine's status reader. Returns false at end of file.
+bool pump(const FuzzEngine& engine, TargetRun& run) {
+  char buffer[16384];
+  while (true) {
+    const ssize_t n = ::read(run.process.fd, buffer, sizeof buffer);
+    if (n > 0) {
+      run.process.pending.append(buffer, static_cast<std::size_t>(n));
+      std::size_t start = 0;
+      for (std::size_t end; (end = run.process.pending.find('\n', start)) != std::string::npos; start = end + 1) {
+        const std::string_view line(run.process.pending.data() + start, end - start);
+        run.log << line << '\n';
+        if (run.phase == TargetRun::Phase::Fuzzing && engine.read_line(line, run.status)) {
+          run.status_seen = true;
+          run.last_status = Clock::now();
+        }
+      }
+      run.process.pending.erase(0, start);
+      continue;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK;
+  }
+}
+
+void finish_process(const FuzzEngine& engine, TargetRun& run) {
+  (void)pump(engine, run);
+  if (!run.process.pending.empty()) run.log << run.process.pending << '\n';
+  run.process.pending.clear();
+  ::close(run.process.fd);
+  run.process.fd = -1;
+  ::kill(-run.process.pid, SIGKILL);  // stragglers of the group, if any
+  if (!run.process.exited) {
+    while (::waitpid(run.process.pid, &run.process.status, 0) < 0 && errno == EINTR) {
+    }
+    run.process.exited = true;
+  }
+  run.log.flush();
+}
+
+// A UDP socket on 127.0.0.1 with a port of the kernel's choosing; -1 on failure.
+int open_status_socket(int& port) {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  port = ntohs(address.sin_port);
+  return fd;
+}
+
+// Hands each line of each waiting datagram to the engine's status reader.
+void read_datagrams(const FuzzEngine& engine, TargetRun& run) {
+  char buffer[65536];
+  for (ssize_t n; (n = ::recv(run.status_fd, buffer, sizeof buffer, 0)) > 0;) {
+    std::string_view text(buffer, static_cast<std::size_t>(n));
+    bool read = false;
+    while (!text.empty()) {
+      const auto end = text.find('\n');
+      read = engine.read_line(text.substr(0, end), run.status) || read;
+      text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    }
+    if (read) {
+      run.status_seen = true;
+      run.last_status = Clock::now();
+    }
+  }
+}
+
+void close_status_socket(TargetRun& run) {
+  if (run.status_fd >= 0) ::close(run.status_fd);
+  run.status_fd = -1;
+}
+
+// Names this campaign's own directories where an engine keeps them apart: UTC
+// time to the second, then the process id.
+std::string campaign_id() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", std::gmtime(&now));
+  return std::string(text) + "-" + std::to_string(::getpid());
+}
+
+struct Finding {
+  std::string target;
+  fs::path binary;
+  fs::path path;
+  Signature signature;
+  std::size_t size = 0;
+};
+
 }  // namespace
 
 std::size_t seed_working_corpus(const fs::path& root, const std::string& target, const fs::path& corpus,
-                                std::ostream& err) {
+                                std::ostream& err, const std::vector<std::string>& kinds) {
   std::size_t seeded = 0;
-  for (const char* kind : {"seeds", "regressions"}) {
+  for (const auto& kind : kinds) {
     const fs::path dir = root / "corpus" / target / kind;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
@@ -121,125 +207,6 @@ std::size_t seed_working_corpus(const fs::path& root, const std::string& target,
   return seeded;
 }
 
-namespace {
-
-// Reads what is available; each complete line goes to the log and the parser.
-// Returns false at end of file.
-bool pump(TargetRun& run) {
-  char buffer[16384];
-  while (true) {
-    const ssize_t n = ::read(run.process.fd, buffer, sizeof buffer);
-    if (n > 0) {
-      run.process.pending.append(buffer, static_cast<std::size_t>(n));
-      std::size_t start = 0;
-      for (std::size_t end; (end = run.process.pending.find('\n', start)) != std::string::npos; start = end + 1) {
-        const std::string_view line(run.process.pending.data() + start, end - start);
-        run.log << line << '\n';
-        if (run.phase == TargetRun::Phase::Fuzzing && parse_libfuzzer_status(line, run.status)) {
-          run.status_seen = true;
-          run.last_status = Clock::now();
-        }
-      }
-      run.process.pending.erase(0, start);
-      continue;
-    }
-    if (n == 0) return false;
-    if (errno == EINTR) continue;
-    return errno == EAGAIN || errno == EWOULDBLOCK;
-  }
-}
-
-void finish_process(TargetRun& run) {
-  (void)pump(run);
-  if (!run.process.pending.empty()) run.log << run.process.pending << '\n';
-  run.process.pending.clear();
-  ::close(run.process.fd);
-  run.process.fd = -1;
-  ::kill(-run.process.pid, SIGKILL);  // stragglers of the group, if any
-  if (!run.process.exited) {
-    while (::waitpid(run.process.pid, &run.process.status, 0) < 0 && errno == EINTR) {
-    }
-    run.process.exited = true;
-  }
-  run.log.flush();
-}
-
-struct Finding {
-  std::string target;
-  fs::path binary;
-  fs::path path;
-  Signature signature;
-  std::size_t size = 0;
-};
-
-}  // namespace
-
-bool parse_libfuzzer_status(std::string_view line, FuzzStatus& status) {
-  if (line.size() < 2 || line[0] != '#' || !std::isdigit(static_cast<unsigned char>(line[1]))) return false;
-  FuzzStatus parsed = status;
-  std::size_t i = 1;
-  parsed.execs = 0;
-  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])))
-    parsed.execs = parsed.execs * 10 + static_cast<std::uint64_t>(line[i++] - '0');
-  // "key: value" or "key value" pairs after the count; numbers may carry units.
-  auto number_after = [&](std::string_view key, std::uint64_t& out) {
-    const auto at = line.find(key, i);
-    if (at == std::string_view::npos) return false;
-    std::size_t j = at + key.size();
-    while (j < line.size() && (line[j] == ':' || line[j] == ' ')) ++j;
-    if (j >= line.size() || !std::isdigit(static_cast<unsigned char>(line[j]))) return false;
-    std::uint64_t value = 0;
-    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j])))
-      value = value * 10 + static_cast<std::uint64_t>(line[j++] - '0');
-    out = value;
-    return true;
-  };
-  if (!number_after("cov", parsed.cov) && !number_after("corp", parsed.corpus)) return false;
-  number_after("ft", parsed.ft);
-  number_after("corp", parsed.corpus);
-  number_after("exec/s", parsed.exec_per_sec);
-  const auto counters = line.find("oom/timeout/crash:");
-  if (counters != std::string_view::npos) {
-    unsigned long long oom = 0, timeout = 0, crash = 0;
-    const std::string rest(line.substr(counters + 18));
-    if (std::sscanf(rest.c_str(), " %llu/%llu/%llu", &oom, &timeout, &crash) == 3) {
-      parsed.ooms = oom;
-      parsed.timeouts = timeout;
-      parsed.crashes = crash;
-    }
-  }
-  status = parsed;
-  return true;
-}
-
-std::vector<std::string> libfuzzer_option_flags(const fs::path& options_file, const std::vector<std::string>& skip) {
-  std::vector<std::string> flags;
-  std::ifstream in(options_file);
-  std::string line;
-  bool in_section = false;
-  auto trim = [](std::string text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    const auto last = text.find_last_not_of(" \t\r");
-    return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
-  };
-  while (std::getline(in, line)) {
-    line = trim(line);
-    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
-    if (line.front() == '[' && line.back() == ']') {
-      in_section = line == "[libfuzzer]";
-      continue;
-    }
-    const auto equals = line.find('=');
-    if (!in_section || equals == std::string::npos) continue;
-    const std::string key = trim(line.substr(0, equals));
-    std::string value = trim(line.substr(equals + 1));
-    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
-    if (key == "dict" && fs::path(value).is_relative()) value = (options_file.parent_path() / value).string();
-    flags.push_back("-" + key + "=" + value);
-  }
-  return flags;
-}
-
 std::optional<fs::path> find_project_root(const fs::path& start) {
   std::error_code ec;
   fs::path dir = fs::absolute(start, ec);
@@ -251,11 +218,8 @@ std::optional<fs::path> find_project_root(const fs::path& start) {
   return std::nullopt;
 }
 
-fs::path fuzzer_binary(const fs::path& build_dir, std::string_view target) {
-  return build_dir / "fuzz" / ("poolcheck_fuzz_" + std::string(target));
-}
-
 int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream& err) {
+  const std::unique_ptr<FuzzEngine> engine = make_engine(options.engine);
   const std::vector<std::string> targets = options.targets.empty() ? kAllTargets : options.targets;
   for (const auto& target : targets) {
     if (!is_known_target(target)) {
@@ -265,16 +229,16 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
   }
   std::vector<std::string> missing;
   for (const auto& target : targets)
-    if (::access(fuzzer_binary(options.build_dir, target).c_str(), X_OK) != 0)
-      missing.push_back(fuzzer_binary(options.build_dir, target).string());
+    if (::access(engine->binary(options.build_dir, target).c_str(), X_OK) != 0)
+      missing.push_back(engine->binary(options.build_dir, target).string());
   if (!missing.empty()) {
-    err << "poolcheck fuzz: no libFuzzer binary at";
+    err << "poolcheck fuzz: no " << engine->name() << " binary at";
     for (const auto& path : missing) err << "\n  " << path;
-    err << "\nBuild the fuzz targets first (Clang with libFuzzer), from the repository root:\n"
-           "  cmake --workflow --preset fuzz\n"
-           "or\n"
-           "  cmake --preset fuzz && cmake --build --preset fuzz\n"
-           "or point --build-dir at a build configured with -DPOOLCHECK_FUZZ=ON.\n";
+    err << "\n" << engine->build_hint();
+    return 2;
+  }
+  if (const std::string tool = engine->missing_tool(); !tool.empty()) {
+    err << "poolcheck fuzz: " << tool;
     return 2;
   }
 
@@ -282,102 +246,101 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
   const std::size_t concurrency = std::min<std::size_t>(static_cast<std::size_t>(jobs), targets.size());
   const std::size_t waves = (targets.size() + concurrency - 1) / concurrency;
   const double per_target = std::max(1.0, std::floor(options.seconds / static_cast<double>(waves)));
-  const int forks = std::max(1, jobs / static_cast<int>(concurrency));
+  const int workers = engine->workers(jobs / static_cast<int>(concurrency));
 
+  const std::string id = campaign_id();
   std::vector<std::unique_ptr<TargetRun>> runs;
   for (const auto& target : targets) {
     auto run = std::make_unique<TargetRun>();
-    run->target = target;
-    run->binary = fs::absolute(fuzzer_binary(options.build_dir, target));
-    run->work = options.root / ".fuzz-work" / target;
-    run->corpus = run->work / "corpus";
-    run->artifacts = run->work / "artifacts";
+    TargetPlan& plan = run->plan;
+    plan.target = target;
+    plan.binary = fs::absolute(engine->binary(options.build_dir, target));
+    plan.work = options.root / ".fuzz-work" / target;
+    plan.corpus = plan.work / "corpus";
+    plan.options_file = options.root / "fuzz" / (target + ".options");
+    plan.dict = options.root / "fuzz" / (target + ".dict");
+    plan.campaign_id = id;
+    plan.seconds = per_target;
+    plan.workers = workers;
     std::error_code ec;
-    fs::create_directories(run->corpus, ec);
-    fs::create_directories(run->artifacts, ec);
+    fs::create_directories(plan.corpus, ec);
     if (ec) {
-      err << "poolcheck fuzz: cannot create " << run->work.string() << ": " << ec.message() << "\n";
+      err << "poolcheck fuzz: cannot create " << plan.work.string() << ": " << ec.message() << "\n";
       return 2;
     }
-    run->log.open(run->work / "fuzz.log", std::ios::app);
-    run->seeded = seed_working_corpus(options.root, target, run->corpus, err);
-    run->corpus_start = count_files(run->corpus);
-    run->artifacts_before = artifact_names(run->artifacts);
-    const fs::path options_file = options.root / "fuzz" / (target + ".options");
-    const std::vector<std::string> ours = {"fork", "jobs", "workers", "ignore_crashes", "ignore_timeouts",
-                                           "ignore_ooms", "max_total_time", "artifact_prefix", "merge", "runs"};
-    if (fs::is_regular_file(options_file, ec)) {
-      run->option_flags = libfuzzer_option_flags(options_file, ours);
-    } else if (fs::is_regular_file(options.root / "fuzz" / (target + ".dict"), ec)) {
-      run->option_flags.push_back("-dict=" + (options.root / "fuzz" / (target + ".dict")).string());
-    }
-    run->seconds = per_target;
-    run->forks = forks;
+    run->log.open(plan.work / "fuzz.log", std::ios::app);
+    run->seeded = seed_working_corpus(options.root, target, plan.corpus, err);
+    run->corpus_start = count_files(plan.corpus);
+    run->findings_before = finding_set(*engine, plan);
     runs.push_back(std::move(run));
   }
 
-  out << "poolcheck fuzz: " << targets.size() << " target(s), " << clock_text(options.seconds) << " in all: "
+  out << "poolcheck fuzz: " << engine->name() << ", " << targets.size() << " target(s), "
+      << clock_text(options.seconds) << " in all: "
       << (waves == 1 ? "all at once" : std::to_string(waves) + " after one another") << ", " << clock_text(per_target)
-      << " each, " << forks << " worker(s) each (-fork=" << forks << ")\n";
+      << " each, " << workers << " worker(s) each (" << engine->workers_note(workers) << ")\n";
   for (const auto& run : runs)
-    out << "  " << padded(run->target, 12) << shown(run->corpus) << ": " << run->corpus_start << " inputs ("
-        << run->seeded << " from corpus/" << run->target << "), artifacts in " << shown(run->artifacts) << "/\n";
+    out << "  " << padded(run->plan.target, 12) << shown(run->plan.corpus) << ": " << run->corpus_start
+        << " inputs (" << run->seeded << " from corpus/" << run->plan.target << "), findings in "
+        << shown(engine->findings_dir(run->plan)) << "/\n";
   out.flush();
 
   SigintFlag sigint;
   bool forwarded = false;
 
-  auto start_fuzzing = [&](TargetRun& run) {
-    std::vector<std::string> argv = {run.binary.string(),
-                                     "-fork=" + std::to_string(run.forks),
-                                     "-ignore_crashes=1",
-                                     "-ignore_timeouts=1",
-                                     "-ignore_ooms=1",
-                                     "-max_total_time=" + std::to_string(static_cast<long>(run.seconds)),
-                                     "-artifact_prefix=" + fs::absolute(run.artifacts).string() + "/"};
-    argv.insert(argv.end(), run.option_flags.begin(), run.option_flags.end());
-    argv.push_back(fs::absolute(run.corpus).string());
+  auto start = [&](TargetRun& run, const Launch& launch, TargetRun::Phase phase) {
     run.log << "==== poolcheck fuzz: ";
-    for (const auto& arg : argv) run.log << arg << ' ';
+    for (const auto& [name, value] : launch.env) run.log << name << '=' << value << ' ';
+    for (const auto& arg : launch.argv) run.log << arg << ' ';
     run.log << '\n';
-    run.process = spawn(argv);
-    run.started = run.last_progress = run.last_status = Clock::now();
-    run.phase = TargetRun::Phase::Fuzzing;
-    if (run.process.pid < 0) {
-      run.failed = true;
-      run.phase = TargetRun::Phase::Done;
-    }
+    run.process = spawn(launch.argv, SpawnOptions{launch.env, {}});
+    run.phase = run.process.pid < 0 ? TargetRun::Phase::Done : phase;
   };
+  auto start_fuzzing = [&](TargetRun& run) {
+    if (engine->status_by_udp()) run.status_fd = open_status_socket(run.plan.status_port);
+    start(run, engine->fuzz(run.plan), TargetRun::Phase::Fuzzing);
+    run.started = run.last_progress = run.last_status = Clock::now();
+    run.failed = run.process.pid < 0;
+    if (run.failed) close_status_socket(run);
+  };
+  const auto merging_dir = [](const TargetRun& run) { return run.plan.work / "corpus.merging"; };
+  // Whether a merge started (the engine has one and it could be spawned).
   auto start_merging = [&](TargetRun& run) {
-    const fs::path merged = run.work / "corpus.merging";
+    const fs::path merged = merging_dir(run);
+    const auto launch = engine->merge(run.plan, merged);
+    if (!launch) return false;
     std::error_code ec;
     fs::remove_all(merged, ec);
     fs::create_directories(merged, ec);
-    std::vector<std::string> argv = {run.binary.string(), "-merge=1",
-                                     "-artifact_prefix=" + fs::absolute(run.artifacts).string() + "/"};
-    for (const auto& flag : run.option_flags)
-      if (flag.rfind("-dict=", 0) != 0) argv.push_back(flag);
-    argv.push_back(fs::absolute(merged).string());
-    argv.push_back(fs::absolute(run.corpus).string());
     run.log << "==== poolcheck fuzz: merging into " << merged.string() << '\n';
-    run.process = spawn(argv);
-    run.phase = run.process.pid < 0 ? TargetRun::Phase::Done : TargetRun::Phase::Merging;
+    start(run, *launch, TargetRun::Phase::Merging);
+    return run.phase == TargetRun::Phase::Merging;
   };
   auto finish_merging = [&](TargetRun& run) {
-    const fs::path merged = run.work / "corpus.merging";
+    const fs::path merged = merging_dir(run);
     std::error_code ec;
     const bool ok = WIFEXITED(run.process.status) && WEXITSTATUS(run.process.status) == 0 &&
-                    (count_files(merged) > 0 || count_files(run.corpus) == 0);
+                    (count_files(merged) > 0 || count_files(run.plan.corpus) == 0);
     if (ok) {
-      const fs::path old = run.work / "corpus.old";
+      const fs::path old = run.plan.work / "corpus.old";
       fs::remove_all(old, ec);
-      fs::rename(run.corpus, old, ec);
-      if (!ec) fs::rename(merged, run.corpus, ec);
+      fs::rename(run.plan.corpus, old, ec);
+      if (!ec) fs::rename(merged, run.plan.corpus, ec);
       if (!ec) fs::remove_all(old, ec);
       run.merge_note = ec ? "merge: " + ec.message() : "merged";
     } else {
       fs::remove_all(merged, ec);
       run.merge_note = "merge failed, corpus kept unmerged (see fuzz.log)";
+    }
+  };
+
+  // Output lines are read by pump(); this reads the engine's other channels.
+  auto read_status = [&](TargetRun& run) {
+    if (run.phase != TargetRun::Phase::Fuzzing) return;
+    if (run.status_fd >= 0) read_datagrams(*engine, run);
+    if (engine->read_files(run.plan, run.process.pid, run.status)) {
+      run.status_seen = true;
+      run.last_status = Clock::now();
     }
   };
 
@@ -410,82 +373,102 @@ int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream
     for (auto& run : runs) {
       if ((run->phase == TargetRun::Phase::Fuzzing || run->phase == TargetRun::Phase::Merging) && run->process.fd >= 0) {
         fds.push_back({run->process.fd, POLLIN, 0});
+        if (run->status_fd >= 0) fds.push_back({run->status_fd, POLLIN, 0});
         owners.push_back(run.get());
       }
     }
     if (!fds.empty()) ::poll(fds.data(), fds.size(), 250);
 
     for (auto* run : owners) {
-      const bool open = pump(*run);
+      const bool open = pump(*engine, *run);
+      read_status(*run);
       if (!run->process.exited && ::waitpid(run->process.pid, &run->process.status, WNOHANG) == run->process.pid)
         run->process.exited = true;
       if (run->phase == TargetRun::Phase::Fuzzing && !run->process.exited &&
-          since(run->started) > run->seconds + 60) {  // libFuzzer ignored -max_total_time
+          since(run->started) > run->plan.seconds + 60) {  // the fuzzer ignored its time limit
         ::kill(-run->process.pid, SIGKILL);
       }
       if (open && !run->process.exited) {
         if (run->phase == TargetRun::Phase::Fuzzing && since(run->last_progress) >= options.progress_seconds &&
             run->status_seen) {
-          out << progress_line(*run) << "\n";
+          sample(*run);
+          out << progress_line(*engine, *run) << "\n";
           out.flush();
           run->last_progress = Clock::now();
         }
         continue;
       }
-      finish_process(*run);
+      finish_process(*engine, *run);
       if (run->phase == TargetRun::Phase::Fuzzing) {
+        read_status(*run);  // the last word of a fuzzer that writes its status on exit
+        close_status_socket(*run);
         run->fuzz_seconds = since(run->started);
         if (!run->status_seen) run->failed = true;
+        engine->keep_new_inputs(run->plan);
+        sample(*run);
         run->last_status = Clock::now();
-        out << progress_line(*run) << (run->failed ? "  FAILED to run (see fuzz.log)" : "  done") << "\n";
-        if (options.merge && !sigint.raised() && !run->failed) start_merging(*run);
-        else run->phase = TargetRun::Phase::Done;
+        out << progress_line(*engine, *run) << (run->failed ? "  FAILED to run (see fuzz.log)" : "  done") << "\n";
+        if (!(options.merge && !sigint.raised() && !run->failed && start_merging(*run)))
+          run->phase = TargetRun::Phase::Done;
       } else {
         finish_merging(*run);
         run->phase = TargetRun::Phase::Done;
       }
-      run->corpus_end = count_files(run->corpus);
+      run->corpus_end = count_files(run->plan.corpus);
     }
   }
   sigint.restore();
 
-  // Findings: the artifacts this campaign added, classified by replaying them
-  // through the law library in a child (as `poolcheck repro` would).
+  // Findings: what this campaign added, classified by replaying them through
+  // the law library in a child (as `poolcheck repro` would).
   std::vector<Finding> findings;
   for (const auto& run : runs) {
-    for (const auto& name : artifact_names(run->artifacts)) {
-      if (run->artifacts_before.count(name)) continue;
+    for (const auto& path : finding_set(*engine, run->plan)) {
+      if (run->findings_before.count(path)) continue;
       Finding finding;
-      finding.target = run->target;
-      finding.binary = run->binary;
-      finding.path = run->artifacts / name;
+      finding.target = run->plan.target;
+      finding.binary = run->plan.binary;
+      finding.path = path;
       std::error_code ec;
       finding.size = static_cast<std::size_t>(fs::file_size(finding.path, ec));
-      auto entry = load_entry(finding.path, run->target);
-      if (entry) finding.signature = signature_of(run_isolated(law_library_check(run->target), entry->input, 10));
+      auto entry = load_entry(finding.path, run->plan.target);
+      if (entry) finding.signature = signature_of(run_isolated(law_library_check(run->plan.target), entry->input, 10));
       findings.push_back(std::move(finding));
     }
   }
 
-  out << "\npoolcheck fuzz: summary\n";
+  std::vector<ReportSeries> report;
+  for (const auto& run : runs)
+    report.push_back({run->plan.target, std::string(engine->name()), run->fuzz_seconds, run->samples});
+  const fs::path report_path = options.root / ".fuzz-work" / "report.svg";
+  std::ofstream(report_path, std::ios::binary) << campaign_report_svg(report);
+
+  out << "\npoolcheck fuzz: summary (" << engine->name() << ")\n";
+  std::string detail_header = engine->detail_name();
+  for (char& c : detail_header) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   out << "  " << padded("TARGET", 13) << padded("TIME", 7) << padded("EXECS", 14) << padded("EXEC/S", 10)
-      << padded("COV", 8) << padded("FT", 8) << padded("CORPUS", 16) << "FINDINGS\n";
+      << padded("COV", 8) << padded(detail_header, 8) << padded("CORPUS", 16) << "FINDINGS\n";
   bool any_failed = false;
   for (const auto& run : runs) {
     std::size_t found = 0;
-    for (const auto& finding : findings) found += finding.target == run->target;
+    for (const auto& finding : findings) found += finding.target == run->plan.target;
     std::uint64_t rate = run->status.exec_per_sec;
     if (rate == 0 && run->fuzz_seconds > 0.5)
       rate = static_cast<std::uint64_t>(static_cast<double>(run->status.execs) / run->fuzz_seconds);
     any_failed = any_failed || run->failed;
-    out << "  " << padded(run->target, 13) << padded(clock_text(run->fuzz_seconds), 7)
+    out << "  " << padded(run->plan.target, 13) << padded(clock_text(run->fuzz_seconds), 7)
         << padded(grouped(run->status.execs), 14) << padded(grouped(rate), 10) << padded(grouped(run->status.cov), 8)
-        << padded(grouped(run->status.ft), 8)
+        << padded(engine->detail(run->status), 8)
         << padded(std::to_string(run->corpus_start) + " -> " + std::to_string(run->corpus_end), 16) << found
-        << (run->failed ? "  (fuzzer FAILED to run: " + shown(run->work / "fuzz.log") + ")" : "")
+        << (run->failed ? "  (fuzzer FAILED to run: " + shown(run->plan.work / "fuzz.log") + ")" : "")
         << (run->merge_note.empty() || run->merge_note == "merged" ? "" : "  (" + run->merge_note + ")") << "\n";
   }
-  out << "  working corpora and logs: " << shown(options.root / ".fuzz-work") << "/<target>/{corpus,artifacts,fuzz.log}\n";
+  TargetPlan placeholder;
+  placeholder.work = options.root / ".fuzz-work" / "<target>";
+  placeholder.campaign_id = id;
+  out << "  working corpora and logs: " << shown(placeholder.work) << "/{corpus,fuzz.log}, findings in "
+      << shown(engine->findings_dir(placeholder)) << "/\n";
+  out << "  Report: " << shown(report_path) << " (coverage and corpus over time)\n";
 
   if (findings.empty()) {
     out << "\nNo findings.\n";

@@ -1,71 +1,50 @@
 #pragma once
-// `poolcheck fuzz`: a libFuzzer campaign over the shipped corpus.
+// `poolcheck fuzz`: a fuzz campaign over the shipped corpus, with libFuzzer
+// (default) or AFL++ (engine.hpp says what differs between them).
 //
 // Per target T, with <root> the repository and <build> the fuzz build:
 //   .fuzz-work/T/corpus/     the working corpus: seeded from corpus/T/seeds and
-//                            corpus/T/regressions (wrappers unwrapped), grown by
-//                            libFuzzer, merged (-merge=1) at the end; kept
-//                            between campaigns, never tracked
-//   .fuzz-work/T/artifacts/  findings (crash-*, timeout-*, oom-*, leak-*)
-//   .fuzz-work/T/fuzz.log    libFuzzer's full output
-// The fuzzer is <build>/fuzz/poolcheck_fuzz_T in fork mode (-fork=N
-// -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), so a finding is saved
-// and the campaign goes on; fuzz/T.options ([libfuzzer] section) adds its
-// dictionary and limits. A progress line per running target every few seconds;
-// a summary at the end with, per distinct finding, the repro and promote
-// commands.
-#include <cstdint>
+//                            corpus/T/regressions (wrappers unwrapped); libFuzzer
+//                            grows it and merges it (-merge=1) at the end, AFL++
+//                            starts from it; kept between campaigns, never tracked
+//   .fuzz-work/T/artifacts/  libFuzzer's findings (crash-*, timeout-*, oom-*, leak-*)
+//   .fuzz-work/T/afl/        AFL++'s output: default/{queue,crashes,hangs}/, fuzzer_stats
+//   .fuzz-work/T/fuzz.log    the fuzzer's full output
+//   .fuzz-work/report.svg    coverage and corpus size over time, per target
+// libFuzzer is <build>/fuzz/poolcheck_fuzz_T in fork mode (-fork=N
+// -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), AFL++ is afl-fuzz over
+// <build>/fuzz/poolcheck_afl_T; both go on after a finding, and both take the
+// dictionary and limits of fuzz/T.options ([libfuzzer] section). A progress
+// line per running target every few seconds; a summary at the end with, per
+// distinct finding, the repro and promote commands.
 #include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "fuzz/harness/engine.hpp"
+
 namespace poolcheck::harness {
-
-namespace fs = std::filesystem;
-
-// One of libFuzzer's status lines, e.g. (fork mode)
-//   #815870: cov: 5 ft: 5 corp: 4 exec/s 0 oom/timeout/crash: 0/0/22 time: 4s job: 23 dft_time: 0
-// or (single process)
-//   #1234	NEW    cov: 12 ft: 14 corp: 3/10b lim: 4 exec/s: 617 rss: 30Mb L: 3/3 MS: 1 ...
-struct FuzzStatus {
-  std::uint64_t execs = 0;
-  std::uint64_t exec_per_sec = 0;
-  std::uint64_t cov = 0;
-  std::uint64_t ft = 0;
-  std::uint64_t corpus = 0;
-  std::uint64_t ooms = 0;
-  std::uint64_t timeouts = 0;
-  std::uint64_t crashes = 0;
-};
-// Updates `status` and returns true when `line` is a status line.
-bool parse_libfuzzer_status(std::string_view line, FuzzStatus& status);
-
-// The [libfuzzer] section of an OSS-Fuzz style .options file as -key=value
-// flags; a relative `dict` is taken next to the file. Keys in `skip` are left
-// out (the campaign sets them itself).
-std::vector<std::string> libfuzzer_option_flags(const fs::path& options_file,
-                                                const std::vector<std::string>& skip = {});
 
 // The nearest directory at or above `start` holding corpus/ and CMakeLists.txt.
 std::optional<fs::path> find_project_root(const fs::path& start);
 
-fs::path fuzzer_binary(const fs::path& build_dir, std::string_view target);
-
-// Writes the inputs of <root>/corpus/<target>/seeds and .../regressions,
+// Writes the inputs of <root>/corpus/<target>/<kind> for each of `kinds`,
 // unwrapped (corpus/README.md), into the directory `corpus`, one file per
 // input named seed-<fnv1a64 of the bytes> (equal inputs share one file), and
 // returns how many entries it wrote. A malformed entry is reported on `err`
-// and skipped. The campaign's working corpus starts from this, and so does the
-// OSS-Fuzz seed corpus (fuzz/seed_corpus_main.cpp).
+// and skipped. The campaign's working corpus starts from this, and so do the
+// OSS-Fuzz seed corpus (fuzz/seed_corpus_main.cpp) and the mutation gate's
+// time-to-find (seeds only).
 std::size_t seed_working_corpus(const fs::path& root, const std::string& target, const fs::path& corpus,
-                                std::ostream& err);
+                                std::ostream& err,
+                                const std::vector<std::string>& kinds = {"seeds", "regressions"});
 
 struct CampaignOptions {
   fs::path root;       // the repository: corpus/, fuzz/, .fuzz-work/
-  fs::path build_dir;  // holds fuzz/poolcheck_fuzz_<T>
+  fs::path build_dir;  // holds fuzz/poolcheck_fuzz_<T> (libFuzzer) or fuzz/poolcheck_afl_<T> (AFL++)
+  EngineKind engine = EngineKind::LibFuzzer;
   double seconds = 60; // total wall time, split between waves of targets
   int jobs = 1;        // worker processes in all
   std::vector<std::string> targets;  // empty: all four

@@ -1,6 +1,7 @@
 #pragma once
-// Runs a program to completion with its output in a log file: what the
-// mutation gate does with cmake, the property suites and `poolcheck repro`.
+// Runs a program to completion with its output in a log file (process.hpp's
+// spawn, waited for): what the mutation gate does with cmake, the property
+// suites, `poolcheck repro` and the fuzzers.
 #include <filesystem>
 #include <string>
 #include <utility>

@@ -41,7 +41,7 @@ Process spawn(const std::vector<std::string>& argv, const SpawnOptions& options)
     std::vector<char*> args;
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
-    ::execv(args[0], args.data());
+    ::execvp(args[0], args.data());  // a bare name is looked up on PATH (afl-fuzz)
     std::fprintf(stderr, "poolcheck: cannot run %s: %s\n", args[0], std::strerror(errno));
     std::_Exit(127);
   }

@@ -32,7 +32,7 @@ struct SpawnOptions {
   std::filesystem::path stdout_file;
 };
 
-// Runs argv[0] (a path: PATH is not searched) with argv. A failed exec shows
+// Runs argv[0] (a path, or a bare name looked up on PATH) with argv. A failed exec shows
 // in the pipe and as exit code 127.
 Process spawn(const std::vector<std::string>& argv, const SpawnOptions& options = {});
 

@@ -631,6 +631,28 @@ TEST(HarnessCampaign, ParsesLibFuzzerStatusLines) {
   EXPECT_FALSE(parse_libfuzzer_status("==1== ERROR: libFuzzer: deadly signal", status));
 }
 
+TEST(HarnessCampaign, ParsesAflStatusFileAndStatsdLines) {
+  FuzzStatus status;
+  status.ooms = 3;  // not AFL++'s: kept
+  long pid = 0;
+  std::size_t counters = 0;
+  for (const char* line : {"fuzzer_pid        : 27660", "execs_done        : 229943", "execs_per_sec     : 28685.50",
+                           "corpus_count      : 4", "bitmap_cvg        : 54.55%", "saved_crashes     : 1",
+                           "saved_hangs       : 2", "edges_found       : 6", "total_edges       : 11",
+                           "target_mode       : persistent shmem_testcase deferred ", ""})
+    counters += parse_afl_status(line, status, pid);
+  EXPECT_EQ(counters, 8u);  // bitmap_cvg is computed from edges_found and total_edges
+  EXPECT_EQ(pid, 27660);
+  EXPECT_EQ(status, (FuzzStatus{.execs = 229943, .exec_per_sec = 28685, .cov = 6, .map_size = 11, .corpus = 4,
+                                .ooms = 3, .timeouts = 2, .crashes = 1}));
+  // StatsD lines (AFL_STATSD=1); "inf" before the first second of fuzzing.
+  for (const char* line : {"fuzzing.execs_done:8709|g", "fuzzing.execs_per_sec:inf|g", "fuzzing.edges_found:1893|g"})
+    EXPECT_TRUE(parse_afl_status(line, status, pid)) << line;
+  EXPECT_FALSE(parse_afl_status("fuzzing.execs_done:|g", status, pid));
+  EXPECT_EQ(status, (FuzzStatus{.execs = 8709, .exec_per_sec = 0, .cov = 1893, .map_size = 11, .corpus = 4,
+                                .ooms = 3, .timeouts = 2, .crashes = 1}));
+}
+
 TEST(HarnessCampaign, OptionsFileBecomesFlags) {
   TempDir dir;
   write(dir.path() / "t.options", "# comment\n[libfuzzer]\ndict = t.dict\nmax_len = 4096\nfork = 9\n[other]\nx = 1\n");
@@ -639,15 +661,27 @@ TEST(HarnessCampaign, OptionsFileBecomesFlags) {
 }
 
 TEST(HarnessCampaign, MissingFuzzBinariesSayHowToBuildThem) {
-  TempDir dir;
-  CampaignOptions options;
-  options.root = dir.path();
-  options.build_dir = dir.path() / "build" / "fuzz";
-  std::ostringstream out, err;
-  EXPECT_EQ(run_campaign(options, out, err), 2);
-  EXPECT_NE(err.str().find("cmake --workflow --preset fuzz"), std::string::npos);
-  EXPECT_NE(err.str().find("cmake --preset fuzz && cmake --build --preset fuzz"), std::string::npos);
-  EXPECT_FALSE(fs::exists(dir.path() / ".fuzz-work"));  // nothing started
+  struct Case {
+    EngineKind engine;
+    std::string binary;
+    std::vector<std::string> hints;
+  };
+  for (const auto& c : {Case{EngineKind::LibFuzzer, "poolcheck_fuzz_request",
+                             {"cmake --workflow --preset fuzz", "cmake --preset fuzz && cmake --build --preset fuzz"}},
+                        Case{EngineKind::Afl, "poolcheck_afl_request",
+                             {"tools/campaign --engine afl", "cmake --preset afl && cmake --build --preset afl"}}}) {
+    TempDir dir;
+    CampaignOptions options;
+    options.root = dir.path();
+    options.build_dir = dir.path() / "build";
+    options.engine = c.engine;
+    std::ostringstream out, err;
+    EXPECT_EQ(run_campaign(options, out, err), 2);
+    EXPECT_NE(err.str().find("\n  " + (options.build_dir / "fuzz" / c.binary).string() + "\n"), std::string::npos)
+        << err.str();
+    for (const auto& hint : c.hints) EXPECT_NE(err.str().find(hint), std::string::npos) << hint;
+    EXPECT_FALSE(fs::exists(dir.path() / ".fuzz-work"));  // nothing started
+  }
 }
 
 }  // namespace
