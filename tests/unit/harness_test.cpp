@@ -92,6 +92,14 @@ laws::CheckResult hanging_check(std::string_view) {
   return {};
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define POOLCHECK_HARNESS_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POOLCHECK_HARNESS_TEST_ASAN 1
+#endif
+#endif
+
 #ifdef POOLCHECK_HARNESS_TEST_ASAN
 // A heap overflow: under AddressSanitizer the child's report names this frame.
 [[gnu::noinline]] laws::CheckResult overflowing_check(std::string_view bytes) {
@@ -353,14 +361,6 @@ TEST(HarnessSignature, SanitizerReportsAndFuzzTargetViolations) {
   EXPECT_EQ(signature_from_report("x.cpp:3:5: runtime error: signed integer overflow: 1 + 2\n", 0, 1).crash,
             "runtime error: signed integer overflow");
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define POOLCHECK_HARNESS_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define POOLCHECK_HARNESS_TEST_ASAN 1
-#endif
-#endif
 
 // A real sanitizer report from a child: its kind and top frames make the
 // signature, and the same bug on another input has the same signature.
