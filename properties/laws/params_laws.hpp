@@ -15,7 +15,11 @@ namespace poolcheck::laws {
 Violations params_round_trip(const PoolingParams& params);
 
 // For bytes that decode: encode(decode(b)) decodes to the same params and is
-// itself a fixed point of decode-then-encode.
+// itself a fixed point of decode-then-encode, and decode kept every field.
 Violations wire_bytes_fixed_point(std::string_view msgpack);
+
+// `decoded` (the bytes' decode) encodes back to every element the bytes held,
+// up to the defaults msgspec leaves off (part of wire_bytes_fixed_point).
+Violations decode_keeps_every_field(std::string_view msgpack, const PoolingParams& decoded);
 
 }  // namespace poolcheck::laws

@@ -15,6 +15,7 @@
 
 #include "core/envelope.hpp"
 #include "core/json_api.hpp"
+#include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
 #include "core/tokenizer.hpp"
@@ -822,6 +823,27 @@ TEST(ParamsLaws, HoldOnValidParamsAndNonCanonicalBytes) {
   EXPECT_HOLDS(result.violations);
   EXPECT_TRUE(result.accepted);
   EXPECT_EQ(result.outcome["task"], "classify");
+}
+
+TEST(WireLaw, DecodeKeepsEveryFieldOfTheBytes) {
+  PoolingParams params;
+  params.task = "classify";
+  params.extra_kwargs = std::make_shared<Json>(Json{{"cache_salt", "s"}});
+  params.late_interaction_params = LateInteractionParams{"cache_query", "q", std::nullopt};
+  const std::string bytes = encode_wire_msgpack(params);
+  auto decoded = decode_wire_msgpack(bytes);
+  ASSERT_TRUE(decoded);
+  EXPECT_HOLDS(decode_keeps_every_field(bytes, *decoded));
+  decoded->extra_kwargs.reset();  // a decoder that forgot the field
+  EXPECT_FIRES(decode_keeps_every_field(bytes, *decoded), "wire-round-trip");
+
+  // An explicit null query_uses and explicit trailing defaults are what msgspec leaves off.
+  const std::string explicit_defaults =
+      to_msgpack(Json::array({nullptr, nullptr, nullptr, nullptr, "embed", false, nullptr,
+                              Json::array({"score_doc", "k", nullptr}), nullptr, 2}));
+  auto plain = decode_wire_msgpack(explicit_defaults);
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_HOLDS(decode_keeps_every_field(explicit_defaults, *plain));
 }
 
 TEST(VerifyLaw, HoldsOnAcceptedAndRejectedParams) {
