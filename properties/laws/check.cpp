@@ -49,7 +49,11 @@ CheckResult check_request(std::string_view bytes) {
   CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
-  if (!output) append(result.violations, pairing_rejection(envelope->request, output.error()));
+  if (!output) {
+    append(result.violations, pairing_rejection(envelope->request, output.error()));
+    const PreprocessOutput none;
+    append(result.violations, context_length_rejection({*envelope, caller_before, none}, output.error()));
+  }
   if (dump_json(preprocess_outcome(bytes)) != dump_json(result.outcome))
     result.violations.push_back({"determinism", "a second run of the same input gave a different output"});
   return result;

@@ -412,6 +412,26 @@ Violations pairing_rejection(const ScoringRequest& request, const Error& error) 
                                       (want.empty() ? "they pair legally" : "expected the " + want + " message")}};
 }
 
+Violations context_length_rejection(const RequestRun& run, const Error& error) {
+  if (message_family(error.message) != "context-length") return {};
+  const ScoringRequest& request = request_of(run);
+  const std::int64_t max_len = run.envelope.model.max_model_len;
+  const std::int64_t vocab = run.envelope.model.vocab_size;
+  for (std::size_t i = 0; i < request.documents.size(); ++i) {
+    const std::size_t q = request.queries.size() == 1 ? 0 : i;
+    const auto length = static_cast<std::int64_t>(
+        expected_prompt(run, tokenize_input(request.queries[q], vocab), tokenize_input(request.documents[i], vocab))
+            .ids.size());
+    if (length <= max_len) continue;
+    const std::string quoted = "You passed " + std::to_string(length) + " input tokens";
+    if (error.message.rfind(quoted, 0) == 0) return {};
+    return {{"context-length", "rejected with '" + error.message + "', but the first pair too long is " + pair_name(i) +
+                                   " with " + std::to_string(length) + " tokens"}};
+  }
+  return {{"context-length", "rejected with '" + error.message + "', but every pair fits in max_model_len " +
+                                 std::to_string(max_len)}};
+}
+
 Violations request_laws(const RequestRun& run) {
   Violations out = keys_never_lost(run);
   append(out, nothing_mutated(run));

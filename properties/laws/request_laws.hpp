@@ -57,4 +57,9 @@ Violations request_laws(const RequestRun& run);
 // len1 == 0, then len2 == 0).
 Violations pairing_rejection(const ScoringRequest& request, const Error& error);
 
+// A context-length rejection (`run.output` empty) is for the first pair whose
+// untruncated prompt, as prompt_exact's reference builds it, is longer than
+// max_model_len, and quotes that pair's length.
+Violations context_length_rejection(const RequestRun& run, const Error& error);
+
 }  // namespace poolcheck::laws

@@ -534,6 +534,35 @@ TEST(PromptExact, ASliceWithoutARequestedSideTakesTheModels) {
   EXPECT_FIRES(prompt_exact(r->view()), "prompt-exact");
 }
 
+TEST(ContextLengthRejection, NamesTheFirstPairLongerThanMaxModelLen) {
+  const auto message = [](int tokens, int max_len) {
+    const std::string m = std::to_string(max_len);
+    return "You passed " + std::to_string(tokens) +
+           " input tokens and requested 0 output tokens. However, the model's context length is only " + m +
+           " tokens, resulting in a maximum input length of " + m + " tokens. Please reduce the length of the input prompt.";
+  };
+  // Pair 0 is 5 tokens, pair 1 is 7: on a 6-token model, pair 1 is the one.
+  auto parsed = parse_envelope(
+      envelope("score", Json{{"queries", "q1"}, {"documents", {"d1", "d1 d2 d3"}}}, Json{{"max_model_len", 6}}).dump());
+  ASSERT_TRUE(parsed);
+  const std::optional<PoolingParams> no_caller;
+  const PreprocessOutput none;
+  const RequestRun run{*parsed, no_caller, none};
+  auto real = preprocess(parsed->model, parsed->request);
+  ASSERT_FALSE(real);
+  EXPECT_EQ(real.error().message, message(7, 6));
+  EXPECT_HOLDS(context_length_rejection(run, real.error()));
+  EXPECT_FIRES(context_length_rejection(run, Error::bad_request(message(5, 6))), "context-length");
+
+  // A prompt of exactly max_model_len fits: rejecting it is the off-by-one.
+  auto exact = parse_envelope(
+      envelope("score", Json{{"queries", "q1"}, {"documents", "d1 d2"}}, Json{{"max_model_len", 6}}).dump());
+  ASSERT_TRUE(exact);
+  const RequestRun fits{*exact, no_caller, none};
+  EXPECT_FIRES(context_length_rejection(fits, Error::bad_request(message(6, 6))), "context-length");
+  EXPECT_HOLDS(context_length_rejection(fits, Error::bad_request("another message")));
+}
+
 // --------------------------------------------------------------- request_laws
 
 TEST(RequestLaws, TheUnionReportsEachBrokenPart) {
