@@ -1,0 +1,36 @@
+// The request fuzz target's work budget (fuzz/work_budget.hpp): which inputs a
+// campaign skips because they are slow by design, not broken.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fuzz/work_budget.hpp"
+
+namespace {
+
+using poolcheck::fuzz::kPaddedTokenBudget;
+using poolcheck::fuzz::over_work_budget;
+
+std::string padded(std::int64_t max_model_len, const std::string& documents, const char* padding = "max_length") {
+  return R"({"endpoint":"score","model":{"max_model_len":)" + std::to_string(max_model_len) +
+         R"(},"request":{"queries":"q","documents":)" + documents + R"(,"padding":")" + padding + R"("}})";
+}
+
+TEST(WorkBudget, CountsEveryPaddedPair) {
+  EXPECT_FALSE(over_work_budget(padded(kPaddedTokenBudget, R"("d")")));
+  EXPECT_TRUE(over_work_budget(padded(kPaddedTokenBudget + 1, R"("d")")));
+  EXPECT_FALSE(over_work_budget(padded(kPaddedTokenBudget / 2, R"(["d1","d2"])")));
+  EXPECT_TRUE(over_work_budget(padded(kPaddedTokenBudget / 2, R"(["d1","d2","d3"])")));
+  EXPECT_TRUE(over_work_budget(padded(std::int64_t{1} << 24, R"("d")")));
+}
+
+TEST(WorkBudget, OnlyPaddingCountsAndInvalidInputIsChecked) {
+  EXPECT_FALSE(over_work_budget(padded(std::int64_t{1} << 24, R"("d")", "do_not_pad")));
+  // No overflow on a huge max_model_len (the core rejects its output as too large).
+  EXPECT_TRUE(over_work_budget(padded(std::int64_t{1} << 62, R"(["d1","d2","d3","d4"])")));
+  // Rejected inputs cost nothing: the target checks their error.
+  EXPECT_FALSE(over_work_budget(padded(0, R"("d")")));
+  EXPECT_FALSE(over_work_budget("not json"));
+}
+
+}  // namespace
