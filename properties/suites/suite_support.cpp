@@ -5,8 +5,15 @@
 namespace poolcheck::props {
 namespace {
 
-// The command-line binary of this build tree (CMake passes its path).
-std::string cli(const std::string& command) { return std::string(POOLCHECK_CLI) + " " + command; }
+// The command-line binary of this build tree (CMake passes its path). Appended
+// in place: GCC 12 warns, falsely, on operator+(std::string&&, const char*) here
+// (-Warray-bounds; the same false positive as in canonical/mir#2987).
+std::string cli(const std::string& command) {
+  std::string line = POOLCHECK_CLI;
+  line += ' ';
+  line += command;
+  return line;
+}
 
 }  // namespace
 
