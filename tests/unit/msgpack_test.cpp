@@ -254,8 +254,8 @@ TEST(MsgpackDecode, NestingDepthSixtyFourPassesSixtyFiveFails) {
   EXPECT_EQ(rejection(nested_arrays(kMaxNestingDepth + 1)),
             "Invalid MessagePack: containers nested more than 64 deep at byte 64");
   // Non-empty innermost containers and maps count alike.
-  const std::string deep_scalar =
-      std::string(64, static_cast<char>(0x91)) + static_cast<char>(0xc0);
+  std::string deep_scalar(64, static_cast<char>(0x91));
+  deep_scalar += static_cast<char>(0xc0);
   EXPECT_TRUE(from_msgpack(deep_scalar).ok());
   std::string maps;
   for (int i = 0; i < 65; ++i) maps += bytes({0x81, 0xa1, 0x6b});

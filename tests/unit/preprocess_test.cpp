@@ -25,7 +25,7 @@ namespace {
 using Ints = std::vector<std::int64_t>;
 
 constexpr std::int64_t CLS = 101, SEP = 102, IMG = 103;
-constexpr std::int64_t Q1 = 2575, Q2 = 11698, Q3 = 20821, Q4 = 16004, Q5 = 25127;
+constexpr std::int64_t Q1 = 2575, Q2 = 11698, Q3 = 20821, Q4 = 16004;
 constexpr std::int64_t D1 = 22270, D2 = 13147, D3 = 4024, D4 = 8841, D5 = 29240;
 
 // ----------------------------------------------------------------- helpers
