@@ -418,9 +418,8 @@ Violations context_length_rejection(const RequestRun& run, const Error& error) {
   const std::int64_t max_len = run.envelope.model.max_model_len;
   const std::int64_t vocab = run.envelope.model.vocab_size;
   for (std::size_t i = 0; i < request.documents.size(); ++i) {
-    const std::size_t q = request.queries.size() == 1 ? 0 : i;
     const auto length = static_cast<std::int64_t>(
-        expected_prompt(run, tokenize_input(request.queries[q], vocab), tokenize_input(request.documents[i], vocab))
+        expected_prompt(run, tokenize_input(query_of(run, i), vocab), tokenize_input(request.documents[i], vocab))
             .ids.size());
     if (length <= max_len) continue;
     const std::string quoted = "You passed " + std::to_string(length) + " input tokens";
