@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/integer.hpp"
 #include "core/json.hpp"
 
 namespace poolcheck {
@@ -29,6 +30,16 @@ std::optional<std::int64_t> as_int64(const Json& value);
 
 Result<std::int64_t> read_int(const Json& value, std::string_view path);
 Result<bool> read_bool(const Json& value, std::string_view path);
+
+// The typed fields of vLLM's online requests are validated by pydantic 2 in
+// lax mode, on what json.loads produced (spec 11.1); these are its rules,
+// written out. An `int` takes a bool, an int of any size, an integral float
+// inside the int64 range, or a numeric string ("  7 ", "+1_000", "5.00");
+// errors are "<path>: <pydantic's msg>".
+Result<Integer> coerce_int(const Json& value, std::string_view path);
+// A `bool` takes a bool, 0 or 1 (also as 0.0 or 1.0), or one of the words
+// 0/1, f/t, n/y, no/yes, off/on, false/true in any ASCII case.
+Result<bool> coerce_bool(const Json& value, std::string_view path);
 Result<std::string> read_string(const Json& value, std::string_view path);
 Result<std::vector<std::int64_t>> read_int_list(const Json& value, std::string_view path);
 Result<std::string> read_literal(const Json& value, std::string_view path,
@@ -50,6 +61,11 @@ class Fields {
   // Absent gives nullopt; `null` gives nullopt or a type error, per `null`.
   Result<std::optional<std::int64_t>> integer(std::string_view key, Null null) const;
   Result<std::optional<bool>> boolean(std::string_view key, Null null) const;
+  // A JSON integer of any size, no coercion (the offline call's Python ints).
+  Result<std::optional<Integer>> exact_integer(std::string_view key, Null null) const;
+  // pydantic's lax `int` and `bool` (coerce_int, coerce_bool): online request fields.
+  Result<std::optional<Integer>> coerced_integer(std::string_view key, Null null) const;
+  Result<std::optional<bool>> coerced_boolean(std::string_view key, Null null) const;
   Result<std::optional<std::string>> string(std::string_view key, Null null) const;
   Result<std::optional<Json>> object(std::string_view key, Null null) const;
   Result<std::optional<std::vector<std::int64_t>>> int_list(std::string_view key, Null null) const;

@@ -1,16 +1,19 @@
 #include "core/json_input.hpp"
 
-#include <optional>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "core/integer.hpp"
+
 namespace poolcheck {
 namespace {
 
-// nlohmann quotes the offending bytes in its messages; keep the message ASCII
-// so that it can be rendered as JSON whatever the input was.
+// Keep messages ASCII so that they can be rendered as JSON whatever the input held.
 std::string printable(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
@@ -26,17 +29,8 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-std::string without_exception_tag(std::string message) {
-  // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
-  if (!message.empty() && message.front() == '[') {
-    auto close = message.find("] ");
-    if (close != std::string::npos) message.erase(0, close + 2);
-  }
-  return message;
-}
-
-// Builds the document from nlohmann's SAX events. nlohmann's own DOM builder
-// inserts object members through ordered_map, which searches linearly for a
+// Builds the document value by value. nlohmann's own DOM builder inserts
+// object members through ordered_map, which searches linearly for a
 // duplicate: quadratic on an object with many keys, a hang on an 8 MiB body.
 // Here each large open object keeps a hash index of its keys; duplicates keep
 // the first key's place and take the last value, as Python's json.loads does.
@@ -44,20 +38,14 @@ class DomBuilder {
  public:
   explicit DomBuilder(Json& root) : root_(root) {}
 
-  bool null() { return put(nullptr); }
-  bool boolean(bool value) { return put(value); }
-  bool number_integer(Json::number_integer_t value) { return put(value); }
-  bool number_unsigned(Json::number_unsigned_t value) { return put(value); }
-  // nlohmann reports numbers beyond double range as a parse error before this.
-  bool number_float(Json::number_float_t value, const std::string& /*text*/) { return put(value); }
-  bool string(std::string& value) { return put(std::move(value)); }
-  bool binary(Json::binary_t& /*value*/) { return fail("binary values are not JSON."); }
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
+  void put(Json value) { *slot() = std::move(value); }
+  void start_object() { open(Json::object()); }
+  void start_array() { open(Json::array()); }
+  void end_container() { stack_.pop_back(); }
+  bool in_object() const { return stack_.back().value->is_object(); }
+  bool done() const { return stack_.empty(); }
 
-  bool key(std::string& name) {
+  void key(std::string& name) {
     Frame& frame = stack_.back();
     // The members as the vector they are: ordered_map's own lookups are linear.
     auto& members = static_cast<Members&>(frame.value->get_ref<Json::object_t&>());
@@ -69,20 +57,12 @@ class DomBuilder {
     if (existing < members.size()) {
       frame.pending = &members[existing].second;
       *frame.pending = nullptr;  // the last value wins, at the first key's place
-      return true;
+      return;
     }
     if (!frame.index.empty()) frame.index.emplace(name, members.size());
     members.emplace_back(std::move(name), nullptr);
     frame.pending = &members.back().second;
-    return true;
   }
-
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& error) {
-    return fail(without_exception_tag(error.what()));
-  }
-
-  const std::optional<std::string>& error() const { return error_; }
 
  private:
   using Members = Json::object_t::Container;
@@ -113,33 +93,298 @@ class DomBuilder {
     return &frame.value->back();
   }
 
-  bool put(Json value) {
-    *slot() = std::move(value);
-    return true;
-  }
-
-  bool open(Json container) {
+  void open(Json container) {
     Json* target = slot();
     *target = std::move(container);
     Frame frame;
     frame.value = target;
     stack_.push_back(std::move(frame));
-    return true;
-  }
-
-  bool close() {
-    stack_.pop_back();
-    return true;
-  }
-
-  bool fail(std::string message) {
-    error_ = std::move(message);
-    return false;
   }
 
   Json& root_;
   std::vector<Frame> stack_;
-  std::optional<std::string> error_;
+};
+
+// Python's int() refuses longer digit strings (CPython 3.11, sys.int_info.default_max_str_digits).
+constexpr std::size_t kMaxIntegerDigits = 4300;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The length of the well-formed UTF-8 sequence at text[i] (RFC 3629: no
+// overlong forms, no surrogates, nothing above U+10FFFF), or 0.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;  // the allowed range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  else if (lead >= 0xE0 && lead <= 0xEF) length = 3, low = lead == 0xE0 ? 0xA0 : 0x80, high = lead == 0xED ? 0x9F : 0xBF;
+  else if (lead >= 0xF0 && lead <= 0xF4) length = 4, low = lead == 0xF0 ? 0x90 : 0x80, high = lead == 0xF4 ? 0x8F : 0xBF;
+  else return 0;
+  if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return length;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// A JSON reader with the grammar of Python's json.loads (spec 11.3): NaN,
+// Infinity and -Infinity are floats, integers keep every digit, numbers
+// beyond double range are infinite floats. Stricter than Python where the
+// spec says so (10.4): invalid UTF-8 and lone surrogate escapes are errors.
+// Iterative, so that no input can exhaust the stack. Messages are Python's
+// JSONDecodeError wording, ending with the line, column and character.
+class Reader {
+ public:
+  Reader(std::string_view text, DomBuilder& builder) : text_(text), out_(builder) {}
+
+  bool read_document() {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+    if (!read_value()) return false;
+    while (!out_.done()) {
+      skip_white_space();
+      if (!(out_.in_object() ? continue_object() : continue_array())) return false;
+    }
+    skip_white_space();
+    if (pos_ != text_.size()) return fail("Extra data", pos_);
+    return true;
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() const { return at_end() ? '\0' : text_[pos_]; }
+
+  void skip_white_space() {
+    while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
+  }
+
+  bool fail(std::string message, std::size_t at) {
+    // Python counts characters, not bytes, and lines from 1.
+    std::size_t line = 1;
+    std::size_t line_start = 0;  // in characters
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < at && i < text_.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text_[i]);
+      if ((c & 0xC0) == 0x80) continue;
+      ++chars;
+      if (c == '\n') ++line, line_start = chars;
+    }
+    error_ = message + ": line " + std::to_string(line) + " column " + std::to_string(chars - line_start + 1) +
+             " (char " + std::to_string(chars) + ")";
+    return false;
+  }
+
+  bool literal(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+
+  // One value; a container is opened and its first member or item follows.
+  bool read_value() {
+    skip_white_space();
+    const std::size_t start = pos_;
+    switch (peek()) {
+      case '{':
+        ++pos_;
+        out_.start_object();
+        skip_white_space();
+        if (peek() == '}') return close_container();
+        return read_key();
+      case '[':
+        ++pos_;
+        out_.start_array();
+        skip_white_space();
+        if (peek() == ']') return close_container();
+        return read_value();
+      case '"': {
+        std::string value;
+        if (!read_string(value)) return false;
+        out_.put(std::move(value));
+        return true;
+      }
+      default: break;
+    }
+    if (literal("null")) return out_.put(nullptr), true;
+    if (literal("true")) return out_.put(true), true;
+    if (literal("false")) return out_.put(false), true;
+    if (is_digit(peek()) || (peek() == '-' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1])))
+      return read_number();
+    if (literal("NaN")) return out_.put(std::numeric_limits<double>::quiet_NaN()), true;
+    if (literal("Infinity")) return out_.put(std::numeric_limits<double>::infinity()), true;
+    if (literal("-Infinity")) return out_.put(-std::numeric_limits<double>::infinity()), true;
+    return fail("Expecting value", start);
+  }
+
+  bool close_container() {
+    ++pos_;
+    out_.end_container();
+    return true;
+  }
+
+  bool read_key() {
+    if (peek() != '"') return fail("Expecting property name enclosed in double quotes", pos_);
+    std::string name;
+    if (!read_string(name)) return false;
+    out_.key(name);
+    skip_white_space();
+    if (peek() != ':') return fail("Expecting ':' delimiter", pos_);
+    ++pos_;
+    return read_value();
+  }
+
+  bool continue_object() {
+    if (peek() == '}') return close_container();
+    if (peek() != ',') return fail("Expecting ',' delimiter", pos_);
+    ++pos_;
+    skip_white_space();
+    return read_key();
+  }
+
+  bool continue_array() {
+    if (peek() == ']') return close_container();
+    if (peek() != ',') return fail("Expecting ',' delimiter", pos_);
+    ++pos_;
+    return read_value();
+  }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?, Python's NUMBER_RE.
+  bool read_number() {
+    const std::size_t start = pos_;
+    if (peek() == '-') ++pos_;
+    if (peek() == '0') ++pos_;
+    else while (is_digit(peek())) ++pos_;
+    const std::size_t integer_end = pos_;
+    if (peek() == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1])) {
+      pos_ += 2;
+      while (is_digit(peek())) ++pos_;
+    }
+    if ((peek() == 'e' || peek() == 'E')) {
+      std::size_t e = pos_ + 1;
+      if (e < text_.size() && (text_[e] == '+' || text_[e] == '-')) ++e;
+      if (e < text_.size() && is_digit(text_[e])) {
+        pos_ = e;
+        while (is_digit(peek())) ++pos_;
+      }
+    }
+    const std::string_view token = text_.substr(start, pos_ - start);
+    if (pos_ == integer_end) return put_integer(token, start);
+    // strtod rounds exactly as Python's float() does; beyond double range it gives ±inf.
+    const std::string copy(token);
+    out_.put(std::strtod(copy.c_str(), nullptr));
+    return true;
+  }
+
+  bool put_integer(std::string_view token, std::size_t start) {
+    const std::size_t digits = token.size() - (token.front() == '-' ? 1 : 0);
+    if (digits > kMaxIntegerDigits)
+      return fail("Exceeds the limit (" + std::to_string(kMaxIntegerDigits) +
+                      " digits) for integer string conversion: value has " + std::to_string(digits) +
+                      " digits; use sys.set_int_max_str_digits() to increase the limit",
+                  start);
+    out_.put(Integer::from_decimal(token).to_json());
+    return true;
+  }
+
+  // A string from its opening quote; escapes decoded, UTF-8 checked.
+  bool read_string(std::string& value) {
+    const std::size_t start = pos_++;
+    while (true) {
+      const std::size_t run = pos_;
+      while (!at_end()) {
+        const auto c = static_cast<unsigned char>(text_[pos_]);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++pos_;
+      }
+      value.append(text_.substr(run, pos_ - run));
+      if (at_end()) return fail("Unterminated string starting at", start);
+      const auto c = static_cast<unsigned char>(text_[pos_]);
+      if (c == '"') {
+        ++pos_;
+        return true;
+      }
+      if (c < 0x20) return fail("Invalid control character at", pos_);
+      if (c >= 0x80) {
+        const std::size_t length = utf8_sequence_length(text_, pos_);
+        if (length == 0) return fail("Invalid UTF-8 byte", pos_);
+        value.append(text_.substr(pos_, length));
+        pos_ += length;
+        continue;
+      }
+      if (!read_escape(value)) return false;
+    }
+  }
+
+  bool read_hex4(std::size_t at, char32_t& unit) {
+    if (at + 4 > text_.size()) return false;
+    unit = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const int h = hex_value(text_[at + k]);
+      if (h < 0) return false;
+      unit = (unit << 4) | static_cast<char32_t>(h);
+    }
+    return true;
+  }
+
+  bool read_escape(std::string& value) {
+    const std::size_t at = pos_;  // the backslash
+    if (at + 1 >= text_.size()) return fail("Unterminated string starting at", at);
+    const char e = text_[at + 1];
+    static constexpr std::string_view kFrom = "\"\\/bfnrt";
+    static constexpr std::string_view kTo = "\"\\/\b\f\n\r\t";
+    if (auto k = kFrom.find(e); k != std::string_view::npos) {
+      value += kTo[k];
+      pos_ += 2;
+      return true;
+    }
+    if (e != 'u') return fail("Invalid \\escape: '" + std::string(1, e) + "'", at);
+    char32_t unit = 0;
+    if (!read_hex4(at + 2, unit)) return fail("Invalid \\uXXXX escape", at + 1);
+    pos_ = at + 6;
+    if (unit >= 0xDC00 && unit <= 0xDFFF) return fail("Lone surrogate escape (rejected, spec 10.4)", at);
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      char32_t low = 0;
+      if (text_.substr(pos_, 2) != "\\u" || !read_hex4(pos_ + 2, low) || low < 0xDC00 || low > 0xDFFF)
+        return fail("Lone surrogate escape (rejected, spec 10.4)", at);
+      pos_ += 6;
+      unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+    }
+    append_utf8(value, unit);
+    return true;
+  }
+
+  std::string_view text_;
+  DomBuilder& out_;
+  std::size_t pos_ = 0;
+  std::string error_;
 };
 
 }  // namespace
@@ -179,13 +424,10 @@ Result<Json> parse_bounded_json(std::string_view bytes) {
     return Error::bad_request("Input nests JSON containers more than " +
                               std::to_string(kMaxNestingDepth) + " levels deep.");
   }
-  // nlohmann's lexer takes a NUL byte for the end of input, silently dropping whatever follows it.
-  if (auto nul = bytes.find('\0'); nul != std::string_view::npos)
-    return Error::bad_request("Invalid JSON: NUL byte at offset " + std::to_string(nul) + ".");
   Json value;
   DomBuilder builder(value);
-  const bool parsed = Json::sax_parse(bytes.begin(), bytes.end(), &builder);
-  if (!parsed) return Error::bad_request("Invalid JSON: " + printable(builder.error().value_or("parse error")));
+  Reader reader(bytes, builder);
+  if (!reader.read_document()) return Error::bad_request("Invalid JSON: " + printable(reader.error()));
   return value;
 }
 

@@ -12,11 +12,13 @@ namespace poolcheck {
 inline constexpr std::size_t kMaxInputBytes = std::size_t{8} << 20;  // exactly 8 MiB passes
 inline constexpr int kMaxNestingDepth = 64;                         // exactly 64 passes
 
-// Parses one JSON document under the rules of spec 10.4: a leading UTF-8 BOM
-// is skipped, duplicate keys keep the last value (at the first key's place),
-// and NaN/Infinity, numbers beyond double range, lone surrogates, raw control
-// characters, invalid UTF-8 and trailing data are rejected. Errors have
-// `param: null`.
+// Parses one JSON document as Python's json.loads does (spec 11.3): NaN,
+// Infinity and -Infinity are floats, numbers beyond double range are infinite,
+// integers keep every digit (beyond 64 bits as core/integer.hpp says). A
+// leading UTF-8 BOM is skipped, duplicate keys keep the last value (at the
+// first key's place); lone surrogate escapes, raw control characters, invalid
+// UTF-8, integers of more than 4300 digits and trailing data are rejected
+// (spec 10.4). Errors have `param: null` and Python's JSONDecodeError wording.
 Result<Json> parse_bounded_json(std::string_view bytes);
 
 // The deepest container nesting of `bytes` read as JSON, stopping early once it

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/integer.hpp"
 #include "core/json_input.hpp"
 
 namespace poolcheck {
@@ -95,44 +96,60 @@ void put_bytes(std::string& out, const HeaderForms& forms, std::string_view byte
   out.append(bytes);
 }
 
+// msgspec raises OverflowError for a Python int outside [-2**63, 2**64 - 1];
+// here that is an error value (spec 11.2, docs/decisions.md).
+Error integer_out_of_range(const Json& value) {
+  const auto n = json_integer(value);
+  return Error::bad_request("Cannot encode the integer " + (n ? n->to_string() : std::string("?")) +
+                            " as MessagePack: msgspec raises OverflowError for ints below -2**63 or "
+                            "above 2**64 - 1.");
+}
+
 // Recursive: the core's JSON values come from its bounded parsers, at most
 // kMaxNestingDepth deep.
-void put_value(std::string& out, const Json& value) {
+MaybeError put_value(std::string& out, const Json& value) {
   switch (value.type()) {
     case Json::value_t::null:
     // A discarded value only exists inside a parser callback; nil is its nearest form.
     case Json::value_t::discarded:
       out.push_back(static_cast<char>(0xc0));
-      return;
+      return std::nullopt;
     case Json::value_t::boolean:
       out.push_back(static_cast<char>(value.get<bool>() ? 0xc3 : 0xc2));
-      return;
+      return std::nullopt;
     case Json::value_t::number_integer:
-      return put_int(out, value.get<std::int64_t>());
+      put_int(out, value.get<std::int64_t>());
+      return std::nullopt;
     case Json::value_t::number_unsigned:
-      return put_uint(out, value.get<std::uint64_t>());
+      put_uint(out, value.get<std::uint64_t>());
+      return std::nullopt;
     case Json::value_t::number_float:
-      return put_float(out, value.get<double>());
+      put_float(out, value.get<double>());
+      return std::nullopt;
     case Json::value_t::string:
-      return put_bytes(out, kStrForms, value.get_ref<const std::string&>());
+      put_bytes(out, kStrForms, value.get_ref<const std::string&>());
+      return std::nullopt;
     case Json::value_t::binary: {
-      // msgspec's form for `bytes`; from_msgpack rejects it, as the wire never holds any.
+      // The core's only binary values are integers beyond 64 bits (core/integer.hpp).
+      if (is_big_integer(value)) return integer_out_of_range(value);
       const auto& bin = value.get_binary();
-      return put_bytes(out, kBinForms,
-                       std::string_view(reinterpret_cast<const char*>(bin.data()), bin.size()));
+      put_bytes(out, kBinForms, std::string_view(reinterpret_cast<const char*>(bin.data()), bin.size()));
+      return std::nullopt;
     }
     case Json::value_t::array:
       put_header(out, kArrayForms, value.size());
-      for (const auto& item : value) put_value(out, item);
-      return;
+      for (const auto& item : value)
+        if (auto e = put_value(out, item)) return e;
+      return std::nullopt;
     case Json::value_t::object:
       put_header(out, kMapForms, value.size());
       for (const auto& [key, item] : value.items()) {
         put_bytes(out, kStrForms, key);
-        put_value(out, item);
+        if (auto e = put_value(out, item)) return e;
       }
-      return;
+      return std::nullopt;
   }
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------- decoding
@@ -356,7 +373,6 @@ Decoder::Item Decoder::read_float(int bytes, std::size_t start, std::uint8_t tag
   if (!raw) return raw.error();
   const double value = bytes == 4 ? std::bit_cast<float>(static_cast<std::uint32_t>(*raw))
                                   : std::bit_cast<double>(*raw);
-  if (!std::isfinite(value)) return fail("non-finite float (NaN or infinity)", start);
   return std::optional<Json>(value);
 }
 
@@ -435,9 +451,9 @@ void Decoder::put_entry(Frame& map, Json value) {
 
 }  // namespace
 
-std::string to_msgpack(const Json& value) {
+Result<std::string> to_msgpack(const Json& value) {
   std::string out;
-  put_value(out, value);
+  if (auto e = put_value(out, value)) return *e;
   return out;
 }
 

@@ -1,7 +1,61 @@
 #include "core/output_json.hpp"
 
+#include <cmath>
+#include <memory>
+
+#include "core/integer.hpp"
+
 namespace poolcheck {
 namespace {
+
+using Serializer = nlohmann::detail::serializer<Json>;
+
+// Containers here; scalars through nlohmann's serializer, except what it
+// cannot write as Python's json.dumps does (spec 11.3): NaN, Infinity and
+// -Infinity (nlohmann writes null), integers beyond 64 bits (their digits).
+// Recursive: the core's JSON values come from its bounded parsers.
+void write_json(std::string& out, Serializer& scalars, const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : value) {
+        if (!std::exchange(first, false)) out += ',';
+        write_json(out, scalars, item);
+      }
+      out += ']';
+      return;
+    }
+    case Json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!std::exchange(first, false)) out += ',';
+        scalars.dump(Json(it.key()), false, false, 0);
+        out += ':';
+        write_json(out, scalars, *it);
+      }
+      out += '}';
+      return;
+    }
+    case Json::value_t::number_float: {
+      const double v = value.get<double>();
+      if (std::isnan(v)) out += "NaN";
+      else if (std::isinf(v)) out += v > 0 ? "Infinity" : "-Infinity";
+      else scalars.dump(value, false, false, 0);
+      return;
+    }
+    case Json::value_t::binary:
+      if (auto n = json_integer(value)) {
+        out += n->to_string();
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  scalars.dump(value, false, false, 0);
+}
 
 // An empty object with room for `keys` keys. An ordered_json object is a vector
 // of pair<const string, Json>, which cannot be moved: every time it grows it
@@ -50,7 +104,11 @@ Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequ
 }
 
 std::string dump_json(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out;
+  Serializer scalars(std::make_shared<nlohmann::detail::output_string_adapter<char>>(out), ' ',
+                     Json::error_handler_t::replace);
+  write_json(out, scalars, value);
+  return out;
 }
 
 }  // namespace poolcheck

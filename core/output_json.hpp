@@ -15,7 +15,9 @@ Json error_body(const Error& error);
 // "caller_pooling_params" (null when the caller gave none).
 Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequest& request);
 
-// Compact, deterministic, and valid UTF-8 whatever the strings held.
+// Compact, deterministic, and valid UTF-8 whatever the strings held. Floats
+// that JSON cannot spell are written as Python's json.dumps writes them (NaN,
+// Infinity, -Infinity), integers beyond 64 bits with all their digits.
 std::string dump_json(const Json& value);
 
 }  // namespace poolcheck

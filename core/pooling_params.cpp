@@ -1,6 +1,8 @@
 #include "core/pooling_params.hpp"
 
 #include "core/fields.hpp"
+#include "core/json_equality.hpp"
+#include "core/output_json.hpp"
 
 namespace poolcheck {
 
@@ -13,7 +15,7 @@ PoolingParams PoolingParams::clone() const {
 bool deep_equal(const PoolingParams& a, const PoolingParams& b) {
   const bool extras_equal = (a.extra_kwargs == nullptr || b.extra_kwargs == nullptr)
                                 ? a.extra_kwargs == b.extra_kwargs
-                                : *a.extra_kwargs == *b.extra_kwargs;
+                                : json_equal(*a.extra_kwargs, *b.extra_kwargs);
   return extras_equal && a.use_activation == b.use_activation && a.dimensions == b.dimensions &&
          a.step_tag_id == b.step_tag_id && a.returned_token_ids == b.returned_token_ids &&
          a.task == b.task && a.requires_token_ids == b.requires_token_ids &&
@@ -33,7 +35,7 @@ MaybeError check_task_name(const std::string& task, std::string_view param) {
 
 std::string output_kind_message(const Json& kind) {
   static constexpr std::string_view kNames[] = {"CUMULATIVE", "DELTA", "FINAL_ONLY"};
-  std::string shown = kind.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string shown = dump_json(kind);
   for (std::int64_t value = 0; value < 3; ++value) {
     const auto name = kNames[value];
     if ((kind.is_string() && kind.get_ref<const std::string&>() == name) ||

@@ -46,11 +46,11 @@ Result<PoolingParams> base_params(const ScoringRequest& request) {
 }
 
 // A non-zero limit must be below max_model_len. `param` is where the value came from.
-MaybeError check_token_limit(std::string_view name, std::int64_t value, const ModelConfig& model,
+MaybeError check_token_limit(std::string_view name, const Integer& value, const ModelConfig& model,
                              const std::string& param) {
   if (value < 0) return Error::bad_request(std::string(name) + " must be a non-negative integer", param);
   if (value != 0 && value >= model.max_model_len)
-    return Error::bad_request(std::string(name) + " (" + std::to_string(value) +
+    return Error::bad_request(std::string(name) + " (" + value.to_string() +
                                   ") must be less than max_model_len (" +
                                   std::to_string(model.max_model_len) + ").",
                               param);
@@ -72,22 +72,25 @@ struct TokenLimits {
 // Online the limits are request fields; offline they travel in the caller's
 // extra_kwargs, where null means 0 (spec 10.9).
 Result<TokenLimits> token_limits(const ModelConfig& model, const ScoringRequest& request) {
-  TokenLimits limits{request.max_tokens_per_query, request.max_tokens_per_doc};
-  std::int64_t* targets[] = {&limits.query, &limits.document};
+  const Integer* given[] = {&request.max_tokens_per_query, &request.max_tokens_per_doc};
+  std::int64_t limits[2] = {0, 0};
   const std::string_view names[] = {"max_tokens_per_query", "max_tokens_per_doc"};
   const bool offline = request.endpoint == Endpoint::LlmScore;
   for (int i = 0; i < 2; ++i) {
     const std::string param = (offline ? "pooling_params.extra_kwargs." : "") + std::string(names[i]);
+    Integer value = *given[i];
     if (offline) {
-      if (const Json* value = caller_extra(request, names[i])) {
-        auto n = read_int(*value, param);
-        if (!n) return n.error();
-        *targets[i] = *n;
+      if (const Json* extra = caller_extra(request, names[i])) {
+        // A Python int of any size, never coerced (extra_kwargs is a plain dict).
+        auto n = json_integer(*extra);
+        if (!n) return type_error(param, "integer");
+        value = *n;
       }
     }
-    if (auto e = check_token_limit(names[i], *targets[i], model, param)) return *e;
+    if (auto e = check_token_limit(names[i], value, model, param)) return *e;
+    limits[i] = *value.to_int64();  // now in [0, max_model_len)
   }
-  return limits;
+  return TokenLimits{limits[0], limits[1]};
 }
 
 PromptExtras prompt_extras(const ScoringRequest& request) {
@@ -105,6 +108,12 @@ std::string request_id_base(const ScoringRequest& request) {
     case Endpoint::LlmScore: return "score-0";
   }
   return {};
+}
+
+// In [-1, max_model_len] once check_truncation_target passed, so it fits 64 bits.
+std::optional<std::int64_t> truncation_target(const ScoringRequest& request) {
+  if (!request.truncate_prompt_tokens) return std::nullopt;
+  return request.truncate_prompt_tokens->to_int64();
 }
 
 std::int64_t keep_words(std::int64_t words, std::int64_t limit) {
@@ -139,7 +148,7 @@ class PairBuilder {
 
     const WordBudget words{keep_words(query.words(), limits_.query),
                            keep_words(document.words(), limits_.document)};
-    const PostTokenisation options{request_.truncate_prompt_tokens, request_.truncation_side,
+    const PostTokenisation options{truncation_target(request_), request_.truncation_side,
                                    request_.pad_to_max_length};
     auto plan = plan_pair(query, document, words, model_, options);
     if (!plan) return plan.error();

@@ -124,7 +124,7 @@ MaybeError parse_common_fields(const Fields& fields, ScoringRequest& out) {
   if (!request_id) return request_id.error();
   out.request_id = request_id->value_or("0");
 
-  auto truncate = fields.integer("truncate_prompt_tokens", Null::IsAbsent);
+  auto truncate = fields.coerced_integer("truncate_prompt_tokens", Null::IsAbsent);
   if (!truncate) return truncate.error();
   if (*truncate && **truncate < -1) return lower_bound_error("truncate_prompt_tokens", -1);
   out.truncate_prompt_tokens = *truncate;
@@ -135,19 +135,19 @@ MaybeError parse_common_fields(const Fields& fields, ScoringRequest& out) {
   if (!padding) return padding.error();
   out.pad_to_max_length = *padding == "max_length";
 
-  auto priority = fields.integer("priority", Null::IsError);  // validated, then unused
+  auto priority = fields.coerced_integer("priority", Null::IsError);  // validated, then unused
   if (!priority) return priority.error();
   auto mm_kwargs = fields.object("mm_processor_kwargs", Null::IsAbsent);
   if (!mm_kwargs) return mm_kwargs.error();
   out.extras.mm_processor_kwargs = *mm_kwargs;
-  auto use_activation = fields.boolean("use_activation", Null::IsAbsent);
+  auto use_activation = fields.coerced_boolean("use_activation", Null::IsAbsent);
   if (!use_activation) return use_activation.error();
   out.use_activation = *use_activation;
 
-  auto per_query = fields.integer("max_tokens_per_query", Null::IsError);
+  auto per_query = fields.coerced_integer("max_tokens_per_query", Null::IsError);
   if (!per_query) return per_query.error();
   out.max_tokens_per_query = per_query->value_or(0);
-  auto per_doc = fields.integer("max_tokens_per_doc", Null::IsError);
+  auto per_doc = fields.coerced_integer("max_tokens_per_doc", Null::IsError);
   if (!per_doc) return per_doc.error();
   out.max_tokens_per_doc = per_doc->value_or(0);
 
@@ -180,7 +180,7 @@ MaybeError parse_rerank_fields(const Fields& fields, ScoringRequest& out) {
   if (!docs) return docs.error();
   out.documents = std::move(*docs);
 
-  auto top_n = fields.integer("top_n", Null::IsError);  // validated, then unused
+  auto top_n = fields.coerced_integer("top_n", Null::IsError);  // validated, then unused
   if (!top_n) return top_n.error();
   if (*top_n && **top_n < 0) return lower_bound_error("top_n", 0);
   return std::nullopt;
@@ -190,52 +190,45 @@ struct ScoreShape {
   std::string_view first;
   std::string_view second;
 };
+// vLLM's score request is a pydantic union of these classes, in this order.
 constexpr std::array<ScoreShape, 4> kScoreShapes{{
     {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}}};
 constexpr std::array<std::string_view, 7> kScoreSideFields{
     "queries", "documents", "items", "data_1", "data_2", "text_1", "text_2"};
-
-std::string shape_name(const ScoreShape& shape) {
-  return "{" + std::string(shape.first) + ", " + std::string(shape.second) + "}";
-}
 
 bool present(const Fields& fields, std::string_view key) {
   const Json* value = fields.find(key);
   return value != nullptr && !value->is_null();
 }
 
+// The union's choice (spec 11.5): the first shape, in union order, whose two
+// sides are present and validate; the other shapes' keys are then unknown keys,
+// ignored. When complete shapes exist but none validates, the first one's own
+// field error; when there is none, the shape error.
 MaybeError parse_score_fields(const Fields& fields, ScoringRequest& out) {
-  // Every side field present is type-checked first, then the shape (spec 10.2).
-  std::array<std::vector<ScoreInput>, kScoreSideFields.size()> sides;
-  for (std::size_t i = 0; i < kScoreSideFields.size(); ++i) {
-    if (!present(fields, kScoreSideFields[i])) continue;
-    auto side = parse_side(*fields.find(kScoreSideFields[i]), std::string(kScoreSideFields[i]));
-    if (!side) return side.error();
-    sides[i] = std::move(*side);
-  }
-  std::vector<const ScoreShape*> complete;
-  for (const auto& shape : kScoreShapes)
-    if (present(fields, shape.first) && present(fields, shape.second)) complete.push_back(&shape);
-  if (complete.size() != 1) {
-    std::string message = "Exactly one of the input shapes {queries, documents}, {queries, items}, "
-                          "{data_1, data_2} or {text_1, text_2} must be given; got ";
-    if (complete.empty()) {
-      message += "none.";
-    } else {
-      for (std::size_t i = 0; i < complete.size(); ++i)
-        message += (i == 0 ? "" : (i + 1 == complete.size() ? " and " : ", ")) + shape_name(*complete[i]);
-      message += ".";
+  MaybeError first_failure;
+  for (const auto& shape : kScoreShapes) {
+    if (!present(fields, shape.first) || !present(fields, shape.second)) continue;
+    auto queries = parse_side(*fields.find(shape.first), std::string(shape.first));
+    auto documents = queries ? parse_side(*fields.find(shape.second), std::string(shape.second))
+                             : Result<std::vector<ScoreInput>>(queries.error());
+    if (queries && documents) {
+      out.queries = std::move(*queries);
+      out.documents = std::move(*documents);
+      return std::nullopt;
     }
-    return Error::bad_request(std::move(message));
+    if (!first_failure) first_failure = documents.error();
   }
-  auto index_of = [](std::string_view key) {
-    for (std::size_t i = 0; i < kScoreSideFields.size(); ++i)
-      if (kScoreSideFields[i] == key) return i;
-    return kScoreSideFields.size();
-  };
-  out.queries = std::move(sides[index_of(complete.front()->first)]);
-  out.documents = std::move(sides[index_of(complete.front()->second)]);
-  return std::nullopt;
+  if (first_failure) return first_failure;
+  // No complete shape: a present side's own error first, as before (spec 10.2).
+  for (std::string_view key : kScoreSideFields) {
+    if (!present(fields, key)) continue;
+    auto side = parse_side(*fields.find(key), std::string(key));
+    if (!side) return side.error();
+  }
+  return Error::bad_request(
+      "Exactly one of the input shapes {queries, documents}, {queries, items}, {data_1, data_2} or "
+      "{text_1, text_2} must be given; got none.");
 }
 
 }  // namespace
@@ -276,7 +269,8 @@ Result<ScoringRequest> parse_offline_call(const Json& call) {
     if (!parsed) return parsed.error();
     out.caller_params = std::make_shared<PoolingParams>(std::move(*parsed));
   }
-  auto truncate = fields.integer("truncate_prompt_tokens", Null::IsAbsent);
+  // A Python call: its ints are exact, of any size, and never coerced.
+  auto truncate = fields.exact_integer("truncate_prompt_tokens", Null::IsAbsent);
   if (!truncate) return truncate.error();
   if (*truncate && **truncate < -1) return lower_bound_error("truncate_prompt_tokens", -1);
   out.truncate_prompt_tokens = *truncate;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/integer.hpp"
 #include "core/json.hpp"
 #include "core/model.hpp"
 #include "core/pooling_params.hpp"
@@ -48,7 +49,7 @@ struct ScoringRequest {
 
   std::optional<std::string> model;  // online only; null means absent
   std::string request_id = "0";
-  std::optional<std::int64_t> truncate_prompt_tokens;
+  std::optional<Integer> truncate_prompt_tokens;  // any size: checked against the model in preprocess
   std::optional<Side> truncation_side;
   bool pad_to_max_length = false;
   std::optional<bool> use_activation;
@@ -57,8 +58,8 @@ struct ScoringRequest {
 
   // Online: validated request fields. Offline: unset here, read from the
   // caller's extra_kwargs when the token limits are checked (spec 10.2).
-  std::int64_t max_tokens_per_query = 0;
-  std::int64_t max_tokens_per_doc = 0;
+  Integer max_tokens_per_query = 0;
+  Integer max_tokens_per_doc = 0;
 
   // Offline only: the caller's own params object, null when none were given.
   // Held by reference, as Python holds it: the core must leave it untouched,

@@ -1,5 +1,7 @@
 #include "core/tokenizer.hpp"
 
+#include "core/unicode.hpp"
+
 namespace poolcheck {
 namespace {
 
@@ -8,28 +10,6 @@ bool is_ascii_alnum(unsigned char c) {
 }
 
 char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-// The Unicode White_Space property.
-bool is_white_space(char32_t cp) {
-  return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
-         cp == 0x205F || cp == 0x3000;
-}
-
-// Decodes the code point at `text[i]` and returns its byte length. Input from
-// the JSON parser is valid UTF-8; anything else is taken a byte at a time.
-std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t& cp) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3
-                           : (lead >> 3) == 0x1E ? 4 : 1;
-  if (length == 1 || i + length > text.size()) {
-    cp = lead;
-    return 1;
-  }
-  cp = lead & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-  return length;
-}
 
 constexpr std::uint32_t kFnvOffsetBasis = 2166136261u;
 constexpr std::uint32_t kFnvPrime = 16777619u;

@@ -41,10 +41,11 @@ const Names* valid_parameters(const std::string& task) {
 
 bool is_embed_task(const std::string& task) { return task == "embed" || task == "token_embed"; }
 
-// vLLM's step-pooling and valid-parameters message. vLLM prints the task
-// unquoted in the step-pooling one; spec 2 step 4 pins the quoted form for both.
-Error unsupported_parameters(const std::string& task, const Names& valid, const Names& invalid) {
-  return Error::bad_request("Task " + python_repr(task) + " only supports " + python_list(valid) +
+// vLLM's step-pooling and valid-parameters message. `shown_task` is the task
+// as vLLM formats it: bare in _verify_step_pooling (`{self.task}`), quoted in
+// _verify_valid_parameters (`{self.task!r}`) (spec 11.4).
+Error unsupported_parameters(const std::string& shown_task, const Names& valid, const Names& invalid) {
+  return Error::bad_request("Task " + shown_task + " only supports " + python_list(valid) +
                             " parameters, does not support " + python_list(invalid) + " parameters");
 }
 
@@ -78,7 +79,7 @@ MaybeError verify_step_pooling(PoolingParams& params, const PoolerConfig& pooler
   if (params.step_tag_id) invalid.push_back("step_tag_id");
   if (params.returned_token_ids) invalid.push_back("returned_token_ids");
   if (invalid.empty()) return std::nullopt;
-  return unsupported_parameters(*params.task, valid, invalid);
+  return unsupported_parameters(*params.task, valid, invalid);  // bare, as vLLM prints it
 }
 
 // vLLM's ModelConfig.is_matryoshka: a non-empty dimension list implies it.
@@ -124,7 +125,7 @@ MaybeError verify_valid_parameters(const PoolingParams& params, const Names& val
   for (std::string_view name : kAllParameters)
     if (is_set(params, name) && !contains(valid, name)) invalid.push_back(name);
   if (invalid.empty()) return std::nullopt;
-  return unsupported_parameters(*params.task, valid, invalid);
+  return unsupported_parameters(python_repr(*params.task), valid, invalid);
 }
 
 }  // namespace

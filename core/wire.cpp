@@ -176,7 +176,7 @@ Result<PoolingParams> decode_wire(const Json& array) {
   return params;
 }
 
-std::string encode_wire_msgpack(const PoolingParams& params) {
+Result<std::string> encode_wire_msgpack(const PoolingParams& params) {
   return to_msgpack(encode_wire(params));
 }
 

@@ -17,7 +17,9 @@ Json encode_wire(const PoolingParams& params);
 // name their position, `$[i]`, as param.
 Result<PoolingParams> decode_wire(const Json& array);
 
-std::string encode_wire_msgpack(const PoolingParams& params);
+// Fails only when extra_kwargs holds an integer MessagePack cannot (spec 11.2);
+// the JSON view above still shows it, digit for digit.
+Result<std::string> encode_wire_msgpack(const PoolingParams& params);
 Result<PoolingParams> decode_wire_msgpack(std::string_view bytes);
 
 }  // namespace poolcheck

@@ -12,6 +12,7 @@
 
 #include "core/json.hpp"
 #include "core/json_input.hpp"
+#include "core/output_json.hpp"
 
 // libFuzzer's byte mutator. Declared weak so that the same target sources also
 // link into the replay drivers, which have no libFuzzer and never mutate: there
@@ -26,6 +27,26 @@ namespace {
 // sides of that edge are worth reaching; anything deeper is rejected the same
 // way and only makes inputs bigger.
 constexpr int kDepthCap = kMaxNestingDepth + 1;
+
+// Compact JSON with a newline and a space after every bracket and comma that
+// is not inside a string.
+std::string spread_out(const std::string& compact) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < compact.size(); ++i) {
+    const char c = compact[i];
+    out += c;
+    if (in_string) {
+      if (c == '\\') out += compact[++i];
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{' || c == ',') {
+      out += "\n ";
+    }
+  }
+  return out;
+}
 
 // splitmix64: tiny, and the same sequence with every standard library (the
 // <random> distributions are not), so a seed replays anywhere.
@@ -295,7 +316,7 @@ class Mutation {
       case 3:
         changed = v.is_number() ? Json(v.get<double>()) : Json(1.0);
         break;
-      case 4: changed = v.is_string() ? Json(v.get<std::string>() + "0") : Json(v.dump()); break;
+      case 4: changed = v.is_string() ? Json(v.get<std::string>() + "0") : Json(dump_json(v)); break;
       case 5:
         if (v.is_object()) {
           changed = Json::array();
@@ -418,8 +439,10 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
       for (int attempt = 0; attempt < 8 && !mutation.apply(); ++attempt) {
       }
     }
-    // Mostly compact; sometimes indented, the whitespace the parser must skip.
-    const std::string out = root.dump(rng.one_in(8) ? 1 : -1, ' ', false, Json::error_handler_t::replace);
+    // Mostly compact; sometimes spread out, the whitespace the parser must skip.
+    // Written as the core writes JSON, so NaN and integers beyond 64 bits survive.
+    std::string out = dump_json(root);
+    if (rng.one_in(8)) out = spread_out(out);
     if (out.size() > max_size) return mutate_bytes(data, size, max_size, rng, bytes);
     std::memcpy(data, out.data(), out.size());
     return out.size();

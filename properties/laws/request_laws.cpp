@@ -54,7 +54,8 @@ std::optional<Json> caller_extra(const RequestRun& run, std::string_view key) {
 std::int64_t target_length(const RequestRun& run) {
   const auto& t = request_of(run).truncate_prompt_tokens;
   const std::int64_t max_len = run.envelope.model.max_model_len;
-  return (!t || *t == -1) ? max_len : *t;
+  // Accepted, so within [-1, max_model_len]: it fits 64 bits.
+  return (!t || *t == -1) ? max_len : t->to_int64().value_or(max_len);
 }
 
 std::vector<std::string> image_urls(const ScoreInput& input) {
@@ -279,8 +280,9 @@ struct ExpectedPrompt {
   std::vector<std::int64_t> types;  // BERT-like models only
 };
 
-std::int64_t token_limit(const RequestRun& run, std::string_view name, std::int64_t online_value) {
-  if (!offline(run)) return online_value;
+// Accepted, so within [0, max_model_len): it fits 64 bits.
+std::int64_t token_limit(const RequestRun& run, std::string_view name, const Integer& online_value) {
+  if (!offline(run)) return online_value.to_int64().value_or(0);
   const auto value = caller_extra(run, name);
   return value && value->is_number_integer() ? value->get<std::int64_t>() : 0;
 }

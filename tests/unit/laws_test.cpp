@@ -859,7 +859,7 @@ TEST(WireLaw, DecodeKeepsEveryFieldOfTheBytes) {
   params.task = "classify";
   params.extra_kwargs = std::make_shared<Json>(Json{{"cache_salt", "s"}});
   params.late_interaction_params = LateInteractionParams{"cache_query", "q", std::nullopt};
-  const std::string bytes = encode_wire_msgpack(params);
+  const std::string bytes = encode_wire_msgpack(params).value();
   auto decoded = decode_wire_msgpack(bytes);
   ASSERT_TRUE(decoded);
   EXPECT_HOLDS(decode_keeps_every_field(bytes, *decoded));
@@ -869,7 +869,7 @@ TEST(WireLaw, DecodeKeepsEveryFieldOfTheBytes) {
   // An explicit null query_uses and explicit trailing defaults are what msgspec leaves off.
   const std::string explicit_defaults =
       to_msgpack(Json::array({nullptr, nullptr, nullptr, nullptr, "embed", false, nullptr,
-                              Json::array({"score_doc", "k", nullptr}), nullptr, 2}));
+                              Json::array({"score_doc", "k", nullptr}), nullptr, 2})).value();
   auto plain = decode_wire_msgpack(explicit_defaults);
   ASSERT_TRUE(plain) << plain.error().message;
   EXPECT_HOLDS(decode_keeps_every_field(explicit_defaults, *plain));

@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <string>
 
+#include "core/integer.hpp"
 #include "core/json_input.hpp"
+#include "core/output_json.hpp"
 
 namespace poolcheck {
 namespace {
@@ -32,7 +35,7 @@ std::string hex(const std::string& data) {
   return out;
 }
 
-std::string encoded(const Json& value) { return hex(to_msgpack(value)); }
+std::string encoded(const Json& value) { return hex(to_msgpack(value).value()); }
 
 // The message of a rejected input; fails the test when the input is accepted
 // or the error is not a plain parse error (400, no param).
@@ -118,7 +121,7 @@ TEST(MsgpackEncode, StringHeaders) {
   EXPECT_EQ(encoded(std::string(256, 'x')).substr(0, 6), "da0100");
   EXPECT_EQ(encoded(std::string(65535, 'x')).substr(0, 6), "daffff");
   EXPECT_EQ(encoded(std::string(65536, 'x')).substr(0, 10), "db00010000");
-  EXPECT_EQ(to_msgpack(std::string(300, 'x')).size(), 3u + 300u);
+  EXPECT_EQ(to_msgpack(std::string(300, 'x')).value().size(), 3u + 300u);
 }
 
 TEST(MsgpackEncode, ArrayHeaders) {
@@ -205,13 +208,13 @@ TEST(MsgpackDecode, RoundTrips) {
       extra,
   };
   for (const Json& value : values) {
-    const std::string packed = to_msgpack(value);
+    const std::string packed = to_msgpack(value).value();
     const Json back = decoded(packed);
     EXPECT_EQ(back, value) << value.dump().substr(0, 80);
-    EXPECT_EQ(to_msgpack(back), packed);
+    EXPECT_EQ(to_msgpack(back).value(), packed);
   }
   // Key order survives.
-  EXPECT_EQ(decoded(to_msgpack(extra)).begin().key(), "z");
+  EXPECT_EQ(decoded(to_msgpack(extra).value()).begin().key(), "z");
 }
 
 TEST(MsgpackDecode, DuplicateKeysKeepFirstPositionAndLastValue) {
@@ -296,16 +299,31 @@ TEST(MsgpackDecode, RejectsBinExtAndReservedTypes) {
   EXPECT_EQ(rejection(bytes({0xc1})), "Invalid MessagePack: reserved type byte 0xc1 at byte 0");
 }
 
-TEST(MsgpackDecode, RejectsNonFiniteFloats) {
-  const std::string message = "Invalid MessagePack: non-finite float (NaN or infinity) at byte 0";
-  EXPECT_EQ(rejection(bytes({0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0})), message);
-  EXPECT_EQ(rejection(bytes({0xcb, 0xff, 0xf0, 0, 0, 0, 0, 0, 0})), message);
-  EXPECT_EQ(rejection(bytes({0xca, 0x7f, 0x80, 0x00, 0x00})), message);
-  EXPECT_EQ(rejection(bytes({0xca, 0x7f, 0xc0, 0x00, 0x00})), message);
+// msgspec decodes NaN and the infinities as floats; JSON output spells them as
+// Python's json.dumps does (spec 11.3).
+TEST(MsgpackDecode, NonFiniteFloatsAreFloats) {
+  EXPECT_TRUE(std::isnan(decoded(bytes({0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0})).get<double>()));
+  EXPECT_EQ(decoded(bytes({0xcb, 0xff, 0xf0, 0, 0, 0, 0, 0, 0})).get<double>(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(decoded(bytes({0xca, 0x7f, 0x80, 0x00, 0x00})).get<double>(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(dump_json(decoded(bytes({0x92, 0xca, 0x7f, 0xc0, 0x00, 0x00, 0xcb, 0xff, 0xf0, 0, 0, 0, 0, 0, 0}))),
+            "[NaN,-Infinity]");
+}
+
+// msgspec raises OverflowError on a Python int beyond [-2**63, 2**64 - 1]; so does the encoder.
+TEST(MsgpackEncode, IntegersBeyondSixtyFourBitsAreAnError) {
+  EXPECT_EQ(encoded(Integer::from_decimal("18446744073709551615").to_json()), "cfffffffffffffffff");
+  EXPECT_EQ(encoded(Integer::from_decimal("-9223372036854775808").to_json()), "d38000000000000000");
+  for (const char* digits : {"18446744073709551616", "-9223372036854775809", "123456789012345678901234567890"}) {
+    auto out = to_msgpack(Json::object({{"k", Json::array({Integer::from_decimal(digits).to_json()})}}));
+    ASSERT_FALSE(out.ok()) << digits;
+    EXPECT_EQ(out.error().message, std::string("Cannot encode the integer ") + digits +
+                                       " as MessagePack: msgspec raises OverflowError for ints below -2**63 or "
+                                       "above 2**64 - 1.");
+  }
 }
 
 TEST(MsgpackDecode, AcceptsWellFormedUtf8) {
-  EXPECT_EQ(decoded(to_msgpack("é€😀\xf4\x8f\xbf\xbf")), Json("é€😀\xf4\x8f\xbf\xbf"));
+  EXPECT_EQ(decoded(to_msgpack("é€😀\xf4\x8f\xbf\xbf").value()), Json("é€😀\xf4\x8f\xbf\xbf"));
 }
 
 TEST(MsgpackDecode, RejectsInvalidUtf8) {
@@ -368,7 +386,7 @@ TEST(MsgpackDecode, RejectsHugeDeclaredLengthsWithoutAllocating) {
 TEST(MsgpackDecode, ManyDistinctKeysDecodeInInsertionOrder) {
   Json map = Json::object();
   for (int i = 0; i < 2000; ++i) map["k" + std::to_string(1999 - i)] = i;
-  Json back = decoded(to_msgpack(map));
+  Json back = decoded(to_msgpack(map).value());
   EXPECT_EQ(back, map);
   EXPECT_EQ(back.begin().key(), "k1999");
 }

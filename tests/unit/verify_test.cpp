@@ -189,13 +189,13 @@ TEST(VerifyDefaults, PoolerDimensionsAreCheckedLikeRequestOnes) {
                 "dimensions are valid only for Matryoshka models in range [1, 384].");
 }
 
-// ---- step 4: step parameters --------------------------------------------
+// ---- step 4: step parameters (the task printed bare, spec 11.4) -----------
 
 TEST(VerifyStepParameters, StepTagIdOnANonStepPoolerIsRejected) {
   PoolingParams params = with_task("classify");
   params.step_tag_id = 1;
   EXPECT_EQ(failure(params),
-            "Task 'classify' only supports ['use_activation'] parameters, does not support "
+            "Task classify only supports ['use_activation'] parameters, does not support "
             "['step_tag_id'] parameters");
 }
 
@@ -203,7 +203,7 @@ TEST(VerifyStepParameters, ReturnedTokenIdsOnANonStepPoolerIsRejected) {
   PoolingParams params = with_task("token_classify");
   params.returned_token_ids = Ids{};  // an empty list is still set
   EXPECT_EQ(failure(params),
-            "Task 'token_classify' only supports ['use_activation'] parameters, does not support "
+            "Task token_classify only supports ['use_activation'] parameters, does not support "
             "['returned_token_ids'] parameters");
 }
 
@@ -212,8 +212,8 @@ TEST(VerifyStepParameters, BothAreListedInVllmOrderWithTheTasksValidParameters) 
     PoolingParams params = with_task(task);
     params.returned_token_ids = Ids{5};
     params.step_tag_id = 1;
-    EXPECT_EQ(failure(params), std::string("Task '") + task +
-                                   "' only supports ['dimensions', 'use_activation'] parameters, "
+    EXPECT_EQ(failure(params), std::string("Task ") + task +
+                                   " only supports ['dimensions', 'use_activation'] parameters, "
                                    "does not support ['step_tag_id', 'returned_token_ids'] parameters");
   }
 }
@@ -225,7 +225,7 @@ TEST(VerifyStepParameters, AnyPoolingTypeButStepRejectsThem) {
     PoolingParams params = with_task("classify");
     params.step_tag_id = 0;
     EXPECT_EQ(failure(params, model),
-              "Task 'classify' only supports ['use_activation'] parameters, does not support "
+              "Task classify only supports ['use_activation'] parameters, does not support "
               "['step_tag_id'] parameters")
         << type;
   }
@@ -273,12 +273,12 @@ TEST(VerifyStepParameters, TheStepCheckComesBeforeTheDimensionChecks) {
   classify.dimensions = 5;
   classify.step_tag_id = 1;
   EXPECT_EQ(failure(classify),
-            "Task 'classify' only supports ['use_activation'] parameters, does not support "
+            "Task classify only supports ['use_activation'] parameters, does not support "
             "['step_tag_id'] parameters");
   PoolingParams embed = embed_with_dimensions(100000);
   embed.returned_token_ids = Ids{1};
   EXPECT_EQ(failure(embed),
-            "Task 'embed' only supports ['dimensions', 'use_activation'] parameters, does not "
+            "Task embed only supports ['dimensions', 'use_activation'] parameters, does not "
             "support ['returned_token_ids'] parameters");
 }
 
