@@ -28,26 +28,6 @@ namespace {
 // way and only makes inputs bigger.
 constexpr int kDepthCap = kMaxNestingDepth + 1;
 
-// Compact JSON with a newline and a space after every bracket and comma that
-// is not inside a string.
-std::string spread_out(const std::string& compact) {
-  std::string out;
-  bool in_string = false;
-  for (std::size_t i = 0; i < compact.size(); ++i) {
-    const char c = compact[i];
-    out += c;
-    if (in_string) {
-      if (c == '\\') out += compact[++i];
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{' || c == ',') {
-      out += "\n ";
-    }
-  }
-  return out;
-}
-
 // splitmix64: tiny, and the same sequence with every standard library (the
 // <random> distributions are not), so a seed replays anywhere.
 class Rng {
@@ -442,7 +422,7 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
     // Mostly compact; sometimes spread out, the whitespace the parser must skip.
     // Written as the core writes JSON, so NaN and integers beyond 64 bits survive.
     std::string out = dump_json(root);
-    if (rng.one_in(8)) out = spread_out(out);
+    if (rng.one_in(8)) out = spread_json(out);
     if (out.size() > max_size) return mutate_bytes(data, size, max_size, rng, bytes);
     std::memcpy(data, out.data(), out.size());
     return out.size();

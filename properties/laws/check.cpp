@@ -3,10 +3,13 @@
 #include <exception>
 
 #include "core/envelope.hpp"
+#include "core/json_input.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
+#include "core/tokenizer.hpp"
 #include "core/verify.hpp"
 #include "core/wire.hpp"
+#include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -39,8 +42,20 @@ Json preprocess_outcome(std::string_view bytes) {
   return preprocess_output_to_json(*output, envelope->request);
 }
 
+// The coercion-invariance law on one typed field, respelled; which field and
+// which spelling follow from the input's own hash, so a finding reproduces.
+Violations respelled_run(std::string_view bytes, const Json& document, const std::string& outcome) {
+  const auto respelled = respell_one_field(document, fnv1a32(bytes));
+  if (!respelled) return {};
+  const std::string respelled_bytes = dump_json(respelled->envelope);
+  if (respelled_bytes.size() > kMaxInputBytes) return {};  // the respelling itself would be refused
+  return coercion_invariance(outcome, dump_json(preprocess_outcome(respelled_bytes)), respelled->what);
+}
+
 CheckResult check_request(std::string_view bytes) {
-  auto envelope = parse_envelope(bytes);
+  auto document = parse_bounded_json(bytes);
+  if (!document) return rejected(document.error());
+  auto envelope = envelope_from_json(*document);
   if (!envelope) return rejected(envelope.error());
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
@@ -49,13 +64,16 @@ CheckResult check_request(std::string_view bytes) {
   CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
+  append(result.violations, score_union((*document)["request"], envelope->request));
   if (!output) {
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;
     append(result.violations, context_length_rejection({*envelope, caller_before, none}, output.error()));
   }
-  if (dump_json(preprocess_outcome(bytes)) != dump_json(result.outcome))
+  const std::string outcome = dump_json(result.outcome);
+  if (dump_json(preprocess_outcome(bytes)) != outcome)
     result.violations.push_back({"determinism", "a second run of the same input gave a different output"});
+  append(result.violations, respelled_run(bytes, *document, outcome));
   return result;
 }
 

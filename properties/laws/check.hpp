@@ -21,7 +21,8 @@ struct CheckResult {
 };
 
 // The `poolcheck preprocess` envelope: bounded parse, pre-processing (twice,
-// for determinism), every law of spec section 8.
+// for determinism, and once more with a typed field respelled, for coercion
+// invariance), every law of spec section 8.
 CheckResult check_request_input(std::string_view bytes);
 // MessagePack bytes of the wire form: decode, encode, decode is a fixed point;
 // object form round trip; exact errors.

@@ -33,6 +33,12 @@ const std::vector<MessageFamily>& catalogue() {
     f.push_back(family("missing", false, Param::Field, "", R"(^.+: Field required$)"));
     f.push_back(family("literal", false, Param::Field, "", R"(^.+: Input should be '[^']*'((, '[^']*')* or '[^']*')?$)"));
     f.push_back(family("wire-length", false, Param::Field, "", R"(^.+: Input should have .+ items, got \d+$)"));
+    // pydantic 2's lax int and bool (spec 11.1), param = the field path.
+    f.push_back(family("int-parsing", true, Param::Field, "", R"(^.+: Input should be a valid integer, unable to parse string as an integer$)"));
+    f.push_back(family("int-from-float", true, Param::Field, "", R"(^.+: Input should be a valid integer, got a number with a fractional part$)"));
+    f.push_back(family("int-parsing-size", true, Param::Field, "", R"(^.+: Unable to parse input string as an integer, exceeded maximum size$)"));
+    f.push_back(family("finite-number", true, Param::Field, "", R"(^.+: Input should be a finite number$)"));
+    f.push_back(family("bool-parsing", true, Param::Field, "", R"(^.+: Input should be a valid boolean, unable to interpret input$)"));
     // Quoted by the spec.
     f.push_back(family("model-not-found", true, Param::Named, "model", R"(^The model `[\s\S]*` does not exist\.$)"));
     f.push_back(family("cache-salt-empty", true, Param::Named, "cache_salt", R"(^Parameter 'cache_salt' must be a non-empty string if provided\.$)"));
@@ -116,7 +122,8 @@ Violations error_law(const Error& error) {
   if (f->param == Param::Named && param != f->param_name)
     out.push_back({"errors-exact", "param should be '" + f->param_name + "' for " + shown + ", got '" + param + "'"});
   if (f->param == Param::Field) {
-    const std::string field = error.message.substr(0, error.message.rfind(f->name == "missing" ? ": Field" : ": Input"));
+    // Field paths are built from the spec's names and indices: the first ": " ends one.
+    const std::string field = error.message.substr(0, error.message.find(": "));
     if (param != field)
       out.push_back({"errors-exact", "param should be the field '" + field + "' for " + shown + ", got '" + param + "'"});
   }

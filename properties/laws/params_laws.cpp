@@ -1,6 +1,7 @@
 #include "properties/laws/params_laws.hpp"
 
 #include "core/integer.hpp"
+#include "core/json_equality.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/wire.hpp"
@@ -55,7 +56,7 @@ Violations decode_keeps_every_field(std::string_view msgpack, const PoolingParam
   if (!raw || !raw->is_array()) return {};
   const Json want = canonical_array(*raw);
   const Json got = encode_wire(decoded);
-  if (got == want) return {};
+  if (json_equal(got, want)) return {};  // a NaN element is kept when it is still a NaN
   return {{kLaw, "decode kept " + dump_json(got) + " of the wire array " + dump_json(*raw) + " (expected " +
                      dump_json(want) + ")"}};
 }

@@ -1,9 +1,11 @@
 #include "properties/laws/request_laws.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 #include <unordered_map>
 
+#include "core/json_equality.hpp"
 #include "core/output_json.hpp"
 #include "core/token_types.hpp"
 #include "core/tokenizer.hpp"
@@ -65,6 +67,11 @@ std::vector<std::string> image_urls(const ScoreInput& input) {
   return urls;
 }
 
+// Both absent, or both present and equal as values (a NaN equals itself).
+bool same_value(const std::optional<Json>& a, const std::optional<Json>& b) {
+  return a.has_value() == b.has_value() && (!a || json_equal(*a, *b));
+}
+
 const ScoreInput& query_of(const RequestRun& run, std::size_t i) {
   const auto& queries = request_of(run).queries;
   return queries.size() == 1 ? queries[0] : queries[i];
@@ -80,7 +87,7 @@ Violations keys_never_lost(const RequestRun& run) {
     const Json* extras = pair.pooling_params.extra_kwargs.get();
     if (!has_types(pair)) {
       // Nothing is computed: the base's extras pass through untouched.
-      if ((base == nullptr) != (extras == nullptr) || (base && *base != *extras))
+      if ((base == nullptr) != (extras == nullptr) || (base && !json_equal(*base, *extras)))
         out.push_back({"keys-never-lost", pair_name(i) + " has no token types, so its extra_kwargs should be " +
                                               show(base) + ", got " + show(extras)});
       continue;
@@ -96,7 +103,7 @@ Violations keys_never_lost(const RequestRun& run) {
       if (found == members.end()) {
         out.push_back({"keys-never-lost", pair_name(i) + " lost extra_kwargs key '" + key + "' (had " +
                                               dump_json(value) + "); its extra_kwargs are " + show(extras)});
-      } else if (*found->second != value) {
+      } else if (!json_equal(*found->second, value)) {
         out.push_back({"keys-never-lost", pair_name(i) + " changed extra_kwargs['" + key + "'] from " +
                                               dump_json(value) + " to " + dump_json(*found->second)});
       }
@@ -205,10 +212,10 @@ Violations prompt_extras_exact(const RequestRun& run) {
   if (offline(run)) want = {caller_extra(run, "cache_salt"), caller_extra(run, "mm_processor_kwargs")};
   for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
     const PromptExtras& got = run.output.outputs[i].prompt.extras;
-    if (got.cache_salt != want.cache_salt)
+    if (!same_value(got.cache_salt, want.cache_salt))
       out.push_back({"prompt-extras", pair_name(i) + "'s prompt cache_salt is " + show(got.cache_salt ? &*got.cache_salt : nullptr) +
                                           ", expected " + show(want.cache_salt ? &*want.cache_salt : nullptr)});
-    if (got.mm_processor_kwargs != want.mm_processor_kwargs)
+    if (!same_value(got.mm_processor_kwargs, want.mm_processor_kwargs))
       out.push_back({"prompt-extras", pair_name(i) + "'s prompt mm_processor_kwargs is " +
                                           show(got.mm_processor_kwargs ? &*got.mm_processor_kwargs : nullptr) + ", expected " +
                                           show(want.mm_processor_kwargs ? &*want.mm_processor_kwargs : nullptr)});
@@ -398,6 +405,25 @@ Violations pairing_cardinality(const RequestRun& run) {
                                                 lengths(len1, len2) + ")"});
   }
   return out;
+}
+
+Violations score_union(const Json& body, const ScoringRequest& request) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kUnionOrder{
+      {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}}};
+  if (request.endpoint != Endpoint::Score || !body.is_object()) return {};
+  const auto given = [&](std::string_view key) { return body.contains(key) && !body[std::string(key)].is_null(); };
+  for (const auto& [first, second] : kUnionOrder) {
+    if (!given(first) || !given(second)) continue;
+    Json alone = Json::object();
+    alone[std::string(first)] = body[std::string(first)];
+    alone[std::string(second)] = body[std::string(second)];
+    auto parsed = parse_online_request(alone, Endpoint::Score);
+    if (!parsed) continue;  // this class of the union fails: the next one is tried
+    if (parsed->queries == request.queries && parsed->documents == request.documents) return {};
+    return {{"score-union", "the first shape that validates is {" + std::string(first) + ", " + std::string(second) +
+                                "}, but the request was scored on other sides"}};
+  }
+  return {};
 }
 
 Violations pairing_rejection(const ScoringRequest& request, const Error& error) {

@@ -52,6 +52,11 @@ Violations pairing_cardinality(const RequestRun& run);
 // All of the above, plus the wire round trip of every pair's params.
 Violations request_laws(const RequestRun& run);
 
+// The score union (spec 11.5) of an accepted score body: its sides are those
+// the first complete shape, in union order, gives when it stands alone and
+// validates; the other shapes' keys change nothing.
+Violations score_union(const Json& body, const ScoringRequest& request);
+
 // A pre-processing rejection with a pairing message names the defect the side
 // lengths call for, in the spec's order (len1 > 1 and len1 != len2, then
 // len1 == 0, then len2 == 0).

@@ -46,7 +46,10 @@ rc::Gen<std::uint32_t> gen_code_point() {
 }
 
 rc::Gen<double> gen_double() {
-  return rc::gen::element(0.5, -0.0, 1.0, -2.5, 1e300, -1e-300, 3.141592653589793, 1e16, 2.5e-8);
+  // NaN and the infinities too: Python's json.loads reads them (spec 11.3).
+  return rc::gen::element(0.5, -0.0, 1.0, -2.5, 1e300, -1e-300, 3.141592653589793, 1e16, 2.5e-8,
+                          std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <limits>
 #include <ostream>
 
+#include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/error_laws.hpp"
 #include "properties/suites/request_generators.hpp"
 
 namespace poolcheck::props {
@@ -58,27 +60,51 @@ Json image_content(const std::string& url) {
   return Json{{"content", {{{"type", "image_url"}, {"image_url", {{"url", url}}}}}}};
 }
 
+// A score body's side keys other than its own shape's (spec 11.5: the union
+// would fall back on another complete shape).
+void drop_other_shapes(RequestCase& c) {
+  if (c.endpoint != "score") return;
+  for (const char* side : {"queries", "documents", "items", "data_1", "data_2", "text_1", "text_2"})
+    if (side != c.first_side && side != c.second_side) body(c).erase(side);
+}
+
 std::string token_limit() { return *rc::gen::element<std::string>("max_tokens_per_query", "max_tokens_per_doc"); }
 
+// The int and bool fields coerce (spec 11.1): only values pydantic takes for
+// no number at all are plain type errors there; the others are in
+// coercion_rejected.
 void wrong_type_online(RequestCase& c) {
   static const std::vector<std::pair<std::string, Json>> wrong{
       {"model", 5}, {"user", Json::array()}, {"request_id", nullptr}, {"request_id", 7},
-      {"truncate_prompt_tokens", "4"}, {"truncate_prompt_tokens", 1.5}, {"truncate_prompt_tokens", true},
-      {"priority", nullptr}, {"priority", "1"}, {"mm_processor_kwargs", Json::array()},
-      {"use_activation", "true"}, {"use_activation", 1}, {"max_tokens_per_query", nullptr},
-      {"max_tokens_per_doc", 2.0}, {"instruction", 5}, {"chat_template_kwargs", "x"}};
+      {"truncate_prompt_tokens", Json::array()}, {"truncate_prompt_tokens", Json::object()},
+      {"priority", nullptr}, {"priority", Json::array({1})}, {"mm_processor_kwargs", Json::array()},
+      {"use_activation", Json::object()}, {"use_activation", Json::array()}, {"max_tokens_per_query", nullptr},
+      {"max_tokens_per_doc", Json::object()}, {"instruction", 5}, {"chat_template_kwargs", "x"}};
   const int where = *rc::gen::element(0, 1, 2);
   if (where == 0) {
     const auto& [field, value] = *rc::gen::elementOf(wrong);
     body(c)[field] = value;
   } else if (where == 1) {
     // Not null: a null side of a score body counts as absent (a shape error).
+    drop_other_shapes(c);  // a later shape of the union would be scored instead
     body(c)[chance(50) ? c.first_side : c.second_side] = *rc::gen::element(Json(5), Json(true));
   } else if (c.endpoint == "rerank") {
-    body(c)["top_n"] = *rc::gen::element(Json(nullptr), Json("1"), Json(0.5));
+    body(c)["top_n"] = *rc::gen::element(Json(nullptr), Json::array(), Json::object());
   } else {
-    body(c)["priority"] = 1.5;
+    body(c)["priority"] = Json::object();
   }
+}
+
+// A typed field spelled as pydantic refuses it (spec 11.1): the message is
+// "<field>: <pydantic's msg>", so the family follows from the spelling drawn.
+void coercion_rejected(RequestCase& c, bool boolean) {
+  std::vector<std::string> fields;
+  for (const auto& field : laws::typed_fields())
+    if (field.is_bool == boolean && (!field.rerank_only || c.endpoint == "rerank")) fields.emplace_back(field.name);
+  const std::string field = *rc::gen::elementOf(fields);
+  const auto& spelling = *rc::gen::elementOf(boolean ? laws::rejected_bool_spellings() : laws::rejected_int_spellings());
+  body(c)[field] = spelling.value;
+  c.expected_family = laws::message_family(field + ": " + spelling.msg);
 }
 
 void wrong_type_offline(RequestCase& c) {
@@ -102,17 +128,6 @@ void wrong_type_offline(RequestCase& c) {
       extras_object(c)[token_limit()] = *rc::gen::element(Json("1"), Json(1.5), Json(true));
       break;
   }
-}
-
-void two_score_shapes(RequestCase& c) {
-  static const std::vector<std::pair<std::string, std::string>> shapes{
-      {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};
-  std::vector<std::pair<std::string, std::string>> others;
-  for (const auto& shape : shapes)
-    if (shape != std::pair(c.first_side, c.second_side)) others.push_back(shape);
-  const auto& [first, second] = *rc::gen::elementOf(others);
-  body(c)[first] = "q";
-  body(c)[second] = "d";
 }
 
 void too_long_without_truncation(RequestCase& c) {
@@ -169,6 +184,11 @@ const std::vector<Defect>& catalogue() {
       {"negative top_n", "lower-bound", kRerank, M::Any,
        [](RequestCase& c) { body(c)["top_n"] = *rc::gen::element<std::int64_t>(-1, -2, kMin64); }},
       {"field of the wrong type", "type", kOnline, M::Any, wrong_type_online},
+      // The family is the spelling's, set by coercion_rejected.
+      {"int field spelled as pydantic refuses", "coercion", kOnline, M::Any,
+       [](RequestCase& c) { coercion_rejected(c, false); }},
+      {"bool field spelled as pydantic refuses", "coercion", kOnline, M::Any,
+       [](RequestCase& c) { coercion_rejected(c, true); }},
       {"negative token limit", "token-limit-negative", kOnline, M::Any,
        [](RequestCase& c) { body(c)[token_limit()] = *rc::gen::element<std::int64_t>(-1, kMin64); }},
       {"token limit at max_model_len", "token-limit-too-large", kOnline, M::Any,
@@ -186,8 +206,12 @@ const std::vector<Defect>& catalogue() {
          if (c.endpoint != "rerank") body(c)[c.first_side] = "q";
          body(c)[c.second_side] = Json::array();
        }},
-      {"two score shapes", "score-shape", kScore, M::Any, two_score_shapes},
-      {"no score shape", "score-shape", kScore, M::Any, [](RequestCase& c) { body(c).erase(c.second_side); }},
+      {"no score shape", "score-shape", kScore, M::Any,
+       [](RequestCase& c) {
+         // Another shape's side would be type-checked first.
+         drop_other_shapes(c);
+         body(c).erase(c.second_side);
+       }},
       {"required side missing", "missing", kRerank | kOffline, M::Any,
        [](RequestCase& c) { body(c).erase(c.second_side); }},
       {"content object on a text-only model", "multimodal-unsupported", kAll, M::TextOnly,

@@ -3,11 +3,23 @@
 #include <algorithm>
 #include <ostream>
 
+#include "core/integer.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
+#include "properties/laws/coercion_laws.hpp"
 
 namespace poolcheck::props {
 namespace {
+
+// Free-form values as Python holds them: any JSON, sometimes an integer beyond
+// 64 bits (kept digit for digit, spec 11.2).
+rc::Gen<Json> gen_python_json(int depth) {
+  return rc::gen::weightedOneOf<Json>(
+      {{8, gen_json(depth)},
+       {1, rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "-9223372036854775809",
+                                                      "123456789012345678901234567890"),
+                        [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); })}});
+}
 
 // One token each under the toy tokenizer (ASCII runs, or one other code point).
 const std::vector<std::string>& words() {
@@ -73,6 +85,21 @@ std::pair<std::size_t, std::size_t> gen_side_lengths(const RequestShape& shape, 
   return {n, n};
 }
 
+// A second complete shape that must not win the union (spec 11.5): after the
+// chosen one in union order with any sides, or before it with a side that
+// fails to validate. Its keys are then unknown keys.
+void add_other_shape(const RequestCase& c, Json& body) {
+  const auto& shapes = score_shapes();
+  const auto chosen = std::find(shapes.begin(), shapes.end(), std::pair(c.first_side, c.second_side)) - shapes.begin();
+  const auto other = *rc::gen::inRange<std::ptrdiff_t>(0, static_cast<std::ptrdiff_t>(shapes.size()));
+  const auto& [first, second] = shapes[static_cast<std::size_t>(other)];
+  if (other == chosen || body.contains(first) || body.contains(second)) return;  // shares a key with the chosen shape
+  const Json bad = *rc::gen::element(Json(5), Json(true), Json::array({7}), Json::object());
+  const bool before = other < chosen;
+  body[first] = before && chance(50) ? bad : Json(*gen_text(3));
+  body[second] = before && !body[first].is_string() ? Json(*gen_text(3)) : (before ? bad : Json(*gen_text(3)));
+}
+
 void add_sides(RequestCase& c, Json& body, const RequestShape& shape, int max_words) {
   const bool rerank = c.endpoint == "rerank";
   const auto [len1, len2] = gen_side_lengths(shape, rerank);
@@ -92,6 +119,7 @@ void add_sides(RequestCase& c, Json& body, const RequestShape& shape, int max_wo
     body[c.first_side] = gen_side(c, len1, max_words, false);
   }
   body[c.second_side] = gen_side(c, len2, max_words, true);
+  if (c.endpoint == "score" && chance(15)) add_other_shape(c, body);
 }
 
 void add_truncation(RequestCase& c, Json& body, const RequestShape& shape) {
@@ -136,14 +164,18 @@ void add_common_fields(RequestCase& c, Json& body, const RequestShape& shape) {
     body["padding"] = *rc::gen::element(Json("do_not_pad"), Json(nullptr));
   }
   if (chance(10)) body["priority"] = *gen_int();
-  if (chance(20)) body["mm_processor_kwargs"] = chance(90) ? *gen_object(2) : Json(nullptr);
+  if (chance(20)) {
+    Json kwargs = *gen_object(2);
+    if (chance(20)) kwargs["x"] = *gen_python_json(1);
+    body["mm_processor_kwargs"] = chance(90) ? kwargs : Json(nullptr);
+  }
   if (chance(25)) body["cache_salt"] = chance(90) ? Json(gen_valid_salt()) : Json(nullptr);
   if (chance(20)) body["use_activation"] = *rc::gen::element(Json(true), Json(false), Json(nullptr));
   if (chance(20)) body["max_tokens_per_query"] = *rc::gen::inRange<std::int64_t>(0, mml);
   if (chance(20)) body["max_tokens_per_doc"] = *rc::gen::inRange<std::int64_t>(0, mml);
   if (chance(15)) body["instruction"] = *gen_text(3);
   if (chance(15)) body["chat_template_kwargs"] = gen_chat_template_kwargs();
-  if (chance(10)) body["x-" + *gen_key()] = *gen_json(1);  // unknown keys are ignored
+  if (chance(10)) body["x-" + *gen_key()] = *gen_python_json(1);  // unknown keys are ignored
   if (c.endpoint == "rerank" && chance(30)) body["top_n"] = *rc::gen::inRange<std::int64_t>(0, 6);
 }
 
@@ -154,6 +186,7 @@ void add_offline_fields(RequestCase& c, Json& body, const RequestShape& shape) {
     PoolingParams params = *gen_pooling_params();
     params.task = *rc::gen::element(std::optional<std::string>(), std::optional<std::string>("classify"));
     params.extra_kwargs = chance(80) ? std::make_shared<Json>(*gen_extra_kwargs(c.model.max_model_len)) : nullptr;
+    if (params.extra_kwargs && chance(10)) (*params.extra_kwargs)["x-python-int"] = *gen_python_json(0);
     c.caller_params = true;
     c.caller_extras = params.extra_kwargs && !params.extra_kwargs->empty();
     body["pooling_params"] = *gen_params_object(params);
@@ -210,6 +243,13 @@ rc::Gen<RequestCase> gen_valid_request(const RequestShape& shape) {
     c.envelope["endpoint"] = c.endpoint;
     if (!c.model.json.is_null() || chance(20)) c.envelope["model"] = c.model.json;
     c.envelope["request"] = std::move(body);
+    // Sometimes a typed field spelled as pydantic coerces it: the same value.
+    if (chance(25)) {
+      if (auto respelled = laws::respell_one_field(c.envelope, *rc::gen::arbitrary<std::uint64_t>())) {
+        c.envelope = std::move(respelled->envelope);
+        c.coerced = true;
+      }
+    }
     refresh_bytes(c);
     return c;
   });
@@ -231,7 +271,7 @@ rc::Gen<RequestCase> gen_junk_request() {
         c.bytes = nested_request(*rc::gen::inRange(58, 66));
         break;
       case 3:  // a BOM, pretty printing
-        c.bytes = (chance(50) ? "\xEF\xBB\xBF" : "") + c.envelope.dump(*rc::gen::inRange(0, 3));
+        c.bytes = (chance(50) ? "\xEF\xBB\xBF" : "") + spread_json(dump_json(c.envelope));
         return c;
       case 4:  // a duplicate key: the last one wins
         c.bytes = "{\"endpoint\": " + dump_json(Json(*rc::gen::element<std::string>("score", "rerank", "x"))) + ", " +

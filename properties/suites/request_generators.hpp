@@ -32,6 +32,7 @@ struct RequestCase {
   bool caller_params = false;   // LLM.score with pooling_params
   bool caller_extras = false;   // ... whose extra_kwargs has keys
   bool content_objects = false; // some input is a {"content": [...]} object
+  bool coerced = false;         // a typed field holds a spelling pydantic coerces (spec 11.1)
 };
 void showValue(const RequestCase& request, std::ostream& os);
 

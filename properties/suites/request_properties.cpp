@@ -44,8 +44,10 @@ void classify(const RequestCase& c, const laws::CheckResult& result) {
   if (c.caller_extras) see("user extra_kwargs");
   if (!result.accepted) {
     see("family " + rejected_family(result));
+    if (c.defect.find("spelled as pydantic refuses") != std::string::npos) see("rejected by coercion");
     return;
   }
+  if (c.coerced) see("accepted through coercion");
   const auto pairs = result.outcome["outputs"].size();
   if (pairs > 1) see("accepted: several pairs");
   if (c.truncation) see("accepted: truncation");
@@ -62,7 +64,8 @@ const PropertySpec kEveryEnvelope{
      {"accepted", 0.25},              {"rejected", 0.25},             {"multimodal model", 0.08},
      {"user extra_kwargs", 0.10},     {"accepted: several pairs", 0.10},
      {"accepted: truncation", 0.08},  {"accepted: padding", 0.04},    {"accepted: content objects", 0.01},
-     {"accepted: user extra_kwargs on a BERT-like model", 0.02}}};
+     {"accepted: user extra_kwargs on a BERT-like model", 0.02},
+     {"accepted through coercion", 0.05},   {"rejected by coercion", 0.005}}};
 
 }  // namespace
 

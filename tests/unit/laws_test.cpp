@@ -590,6 +590,15 @@ std::vector<Case> spec_errors() {
   };
   return {
       {bad("top_n: Input should be a valid integer", "top_n"), "type"},
+      {bad("top_n: Input should be a valid integer, unable to parse string as an integer", "top_n"), "int-parsing"},
+      {bad("priority: Input should be a valid integer, got a number with a fractional part", "priority"),
+       "int-from-float"},
+      {bad("max_tokens_per_doc: Unable to parse input string as an integer, exceeded maximum size",
+           "max_tokens_per_doc"),
+       "int-parsing-size"},
+      {bad("truncate_prompt_tokens: Input should be a finite number", "truncate_prompt_tokens"), "finite-number"},
+      {bad("use_activation: Input should be a valid boolean, unable to interpret input", "use_activation"),
+       "bool-parsing"},
       {bad("cache_salt: Input should be a valid string", "cache_salt"), "type"},
       {bad("use_activation: Input should be a valid boolean", "use_activation"), "type"},
       {bad("queries: Input should be a valid list", "queries"), "type"},

@@ -1,0 +1,156 @@
+#include "properties/laws/coercion_laws.hpp"
+
+#include <cstdlib>
+#include <limits>
+
+#include "core/output_json.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+constexpr std::string_view kIntParsing = "Input should be a valid integer, unable to parse string as an integer";
+constexpr std::string_view kIntFromFloat = "Input should be a valid integer, got a number with a fractional part";
+constexpr std::string_view kIntParsingSize = "Unable to parse input string as an integer, exceeded maximum size";
+constexpr std::string_view kFiniteNumber = "Input should be a finite number";
+constexpr std::string_view kIntType = "Input should be a valid integer";
+constexpr std::string_view kBoolParsing = "Input should be a valid boolean, unable to interpret input";
+constexpr std::string_view kBoolType = "Input should be a valid boolean";
+
+// A double holds every integer up to 2^53 exactly; pydantic takes integral floats inside int64.
+constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
+
+// Leading-zero and underscore forms need the digits apart from the sign.
+struct SignedDigits {
+  std::string sign;
+  std::string digits;
+};
+
+SignedDigits split_sign(const std::string& decimal) {
+  if (!decimal.empty() && decimal.front() == '-') return {"-", decimal.substr(1)};
+  return {"", decimal};
+}
+
+}  // namespace
+
+const std::vector<TypedField>& typed_fields() {
+  static const std::vector<TypedField> fields{
+      {"truncate_prompt_tokens", false, false, std::nullopt},
+      {"priority", false, false, 0},
+      {"use_activation", true, false, std::nullopt},
+      {"max_tokens_per_query", false, false, 0},
+      {"max_tokens_per_doc", false, false, 0},
+      {"top_n", false, true, 0},
+  };
+  return fields;
+}
+
+std::vector<Json> int_spellings(const Integer& value) {
+  std::vector<Json> out{value.to_json()};
+  const auto small = value.to_int64();
+  if (small && *small > -kExactInDouble && *small < kExactInDouble) out.push_back(static_cast<double>(*small));
+  if (value == 0) out.push_back(false);
+  if (value == 1) out.push_back(true);
+  const std::string decimal = value.to_string();
+  // pydantic-core reads a string first as a JSON integer literal of at most
+  // 4300 characters; longer digit runs are "exceeded maximum size" whatever follows.
+  if (decimal.size() > 4000) return out;
+  const auto [sign, digits] = split_sign(decimal);
+  const std::string underscored = digits.size() > 1 ? digits.substr(0, 1) + "_" + digits.substr(1) : digits;
+  for (const std::string& text :
+       {decimal, " " + decimal + " ", "\t" + decimal + "\n", "\u00a0" + decimal + "\u3000", "\u2003" + decimal,
+        (sign.empty() ? "+" : "") + decimal, decimal + ".0", decimal + ".000", sign + "00" + digits,
+        sign + underscored, " " + sign + "0_0" + underscored + ".00 ", sign + "0" + digits + ".0"})
+    out.push_back(text);
+  return out;
+}
+
+std::vector<Json> bool_spellings(bool value) {
+  if (value)
+    return {true, 1, 1.0, "1", "t", "T", "y", "Y", "yes", "YES", "on", "On", "true", "TRUE", "tRuE"};
+  return {false, 0, 0.0, -0.0, "0", "f", "F", "n", "N", "no", "NO", "off", "OFF", "false", "False"};
+}
+
+const std::vector<RejectedSpelling>& rejected_int_spellings() {
+  static const std::vector<RejectedSpelling> spellings = [] {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<RejectedSpelling> out;
+    for (double fractional : {1.5, -0.5, 2.25, 1e-3}) out.push_back({fractional, std::string(kIntFromFloat)});
+    for (double huge : {1e19, -1e19, 9.3e18, 1e300}) out.push_back({huge, std::string(kIntParsingSize)});
+    for (double non_finite : {nan, inf, -inf}) out.push_back({non_finite, std::string(kFiniteNumber)});
+    for (const char* text : {"5.5", "1e2", "1E2", "0x10", "0b1", "1__0", "_1", "1_", "", " ", "+-5", "--5", "-+5",
+                             "5.", ".5", "5..0", "5.0.0", "1.0_0", "5 .0", "- 5", "\u0663", "\uff15",
+                             "\u200b5", "\ufeff5", "\x1c" "5", "NaN", "inf", "five", "5\u200b"})
+      out.push_back({text, std::string(kIntParsing)});
+    out.push_back({std::string(4301, '7'), std::string(kIntParsingSize)});
+    out.push_back({"-" + std::string(4300, '7'), std::string(kIntParsingSize)});
+    out.push_back({" " + std::string(4301, '7'), std::string(kIntParsing)});
+    for (const Json& wrong : {Json::array(), Json::array({1}), Json::object()}) out.push_back({wrong, std::string(kIntType)});
+    return out;
+  }();
+  return spellings;
+}
+
+const std::vector<RejectedSpelling>& rejected_bool_spellings() {
+  static const std::vector<RejectedSpelling> spellings = [] {
+    std::vector<RejectedSpelling> out;
+    for (const Json& number : {Json(2), Json(-1), Json(2.0), Json(-1.0), Json(100)})
+      out.push_back({number, std::string(kBoolParsing)});
+    for (const char* text : {"2", " true", "true ", "", "yes!", "\u00a0true", "01", "1.0", "0.0", "-0", "nope",
+                             "ture", "tru", "offf"})
+      out.push_back({text, std::string(kBoolParsing)});
+    for (const Json& wrong : {Json(0.5), Json(1e20), Json(std::numeric_limits<double>::quiet_NaN()),
+                              Json(Integer::from_decimal("18446744073709551616").to_json()), Json::array(),
+                              Json::object()})
+      out.push_back({wrong, std::string(kBoolType)});
+    return out;
+  }();
+  return spellings;
+}
+
+std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice) {
+  if (!envelope.is_object() || !envelope.contains("request") || !envelope["request"].is_object()) return std::nullopt;
+  const Json& endpoint = envelope["endpoint"];
+  if (!endpoint.is_string()) return std::nullopt;
+  const bool rerank = endpoint == "rerank";
+  if (!rerank && endpoint != "score") return std::nullopt;  // LLM.score takes Python values as they are
+  const Json& body = envelope["request"];
+  // The fields that can be respelled, and the value each stands for.
+  struct Candidate {
+    const TypedField* field;
+    std::optional<Integer> integer;
+    bool boolean = false;
+  };
+  std::vector<Candidate> candidates;
+  for (const auto& field : typed_fields()) {
+    if (field.rerank_only && !rerank) continue;
+    const auto it = body.find(field.name);
+    if (it == body.end()) {
+      if (field.absent_value) candidates.push_back({&field, Integer(*field.absent_value)});
+    } else if (field.is_bool && it->is_boolean()) {
+      candidates.push_back({&field, std::nullopt, it->get<bool>()});
+    } else if (!field.is_bool && !it->is_boolean()) {
+      if (auto n = json_integer(*it)) candidates.push_back({&field, *n});
+    }
+  }
+  if (candidates.empty()) return std::nullopt;
+  const Candidate& picked = candidates[choice % candidates.size()];
+  const std::vector<Json> spellings =
+      picked.field->is_bool ? bool_spellings(picked.boolean) : int_spellings(*picked.integer);
+  if (spellings.size() < 2) return std::nullopt;  // an integer too long for a string spelling
+  // The first spelling is the value itself: take one of the others.
+  const Json& spelling = spellings[1 + (choice / candidates.size()) % (spellings.size() - 1)];
+  Respelling out{envelope, std::string(picked.field->name) + " respelled as " + dump_json(spelling)};
+  out.envelope["request"][std::string(picked.field->name)] = spelling;
+  return out;
+}
+
+Violations coercion_invariance(const std::string& original_outcome, const std::string& respelled_outcome,
+                               const std::string& what) {
+  if (original_outcome == respelled_outcome) return {};
+  return {{"coercion-invariance", "pydantic coerces both spellings to the same value, but with " + what +
+                                      " the outcome became " + respelled_outcome + " instead of " +
+                                      original_outcome}};
+}
+
+}  // namespace poolcheck::laws

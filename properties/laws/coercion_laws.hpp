@@ -1,0 +1,61 @@
+#pragma once
+// Coercion (spec 11.1, 11.6): vLLM validates the typed fields of /score and
+// /rerank with pydantic 2 in lax mode, so one value has many spellings. The
+// spellings are written here once: the coercion-invariance law respells a
+// field with them, the property generators draw from them, and the defect
+// catalogue takes the rejected ones with the message pydantic gives.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/integer.hpp"
+#include "core/json.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// An `int` or `bool` field of the online requests, with the value an absent
+// one stands for (nullopt where absent means None, which has no spellings).
+struct TypedField {
+  std::string_view name;
+  bool is_bool;
+  bool rerank_only;
+  std::optional<std::int64_t> absent_value;
+};
+const std::vector<TypedField>& typed_fields();
+
+// Spellings pydantic coerces to exactly `value`: the value itself first, then
+// floats (only where a double holds it exactly), numeric strings with
+// whitespace, signs, leading zeros, underscores and zero fractions, and
+// true/false for 1 and 0.
+std::vector<Json> int_spellings(const Integer& value);
+std::vector<Json> bool_spellings(bool value);
+
+// Values pydantic rejects on an int or bool field, each with pydantic's msg
+// (the field's error message is "<field>: <msg>").
+struct RejectedSpelling {
+  Json value;
+  std::string msg;
+};
+const std::vector<RejectedSpelling>& rejected_int_spellings();
+const std::vector<RejectedSpelling>& rejected_bool_spellings();
+
+// The envelope with one typed field of its online request respelled, chosen
+// by `choice` (any number: the same choice gives the same respelling). Only
+// a field whose value is a plain JSON integer or boolean, or absent with an
+// absent_value, is respelled; nullopt when the envelope has none, is offline,
+// or is no envelope at all. `what` says which field became which spelling.
+struct Respelling {
+  Json envelope;
+  std::string what;
+};
+std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice);
+
+// The coercion-invariance law: the respelled envelope's outcome is the same,
+// byte for byte, as the original's.
+Violations coercion_invariance(const std::string& original_outcome, const std::string& respelled_outcome,
+                               const std::string& what);
+
+}  // namespace poolcheck::laws
