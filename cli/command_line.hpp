@@ -44,6 +44,18 @@ bool read_input(const Args& positional, std::string& bytes);
 // Prints a JSON result or the error body, and returns the exit code for it.
 int print_result(const Result<Json>& result);
 
+// What print_result prints (without the newline) and the exit code it returns.
+std::string result_text(const Result<Json>& result);
+int exit_code_of(const Result<Json>& result);
+
+// Batch mode (`--jsonl`): reads FILE, or standard input for "-" or no argument,
+// one input per line, and prints per line {"exit": E, "output": <what
+// print_result would print>}, in input order, one line each. Every line counts,
+// an empty one included (its output is the rejection of an empty input); a final
+// line without a newline counts too. Returns kExitUsage when the file cannot be
+// read, kExitInternal when some line was an internal error, else kExitOk.
+int run_jsonl(const Args& positional, Result<Json> (*run)(std::string_view));
+
 // Prints "poolcheck NAME: MESSAGE" and a pointer to --help; returns kExitUsage.
 int usage_error(std::string_view command, std::string_view message);
 

@@ -34,6 +34,21 @@ bool parse_int64(const std::string& text, std::int64_t& out) {
   return ec == std::errc() && ptr == end && !text.empty();
 }
 
+// One envelope, or with --jsonl one envelope per line (run_jsonl).
+int run_preprocess(const Args& args) {
+  const ParsedArgs parsed = split_args(args);
+  bool jsonl = false;
+  for (const auto& flag : parsed.flags) {
+    if (flag != "--jsonl") return usage_error("preprocess", "unknown option " + flag);
+    jsonl = true;
+  }
+  if (parsed.positional.size() > 1) return usage_error("preprocess", "takes at most one FILE");
+  if (jsonl) return run_jsonl(parsed.positional, preprocess_json);
+  std::string bytes;
+  if (!read_input(parsed.positional, bytes)) return kExitUsage;
+  return print_result(preprocess_json(bytes));
+}
+
 int run_reconstruct(const Args& args) {
   const ParsedArgs parsed = split_args(args);
   if (!parsed.flags.empty()) return usage_error("reconstruct", "unknown option " + parsed.flags[0]);
@@ -73,17 +88,29 @@ int run_params(const Args& args) {
 
 std::vector<Command> core_commands() {
   return {
-      json_command("preprocess", "turn a score/rerank/LLM.score request into engine requests",
-                   "Usage: poolcheck preprocess [FILE]\n\n"
-                   "Pre-processes one request envelope the way vLLM's cross-encoder front end does:\n"
-                   "validation, pairing, tokenisation, truncation, padding, token-type compression.\n\n"
-                   "  {\"endpoint\": \"score\" | \"rerank\" | \"llm.score\",\n"
-                   "   \"model\": {...model config, optional...},\n"
-                   "   \"request\": {...the request body, or the LLM.score call...}}\n\n"
-                   "Example:\n"
-                   "  echo '{\"endpoint\":\"rerank\",\"request\":{\"query\":\"what is bert\",\n"
-                   "        \"documents\":[\"bert is a model\",\"a cat\"]}}' | poolcheck preprocess\n\n",
-                   preprocess_json),
+      Command{"preprocess", "turn a score/rerank/LLM.score request into engine requests",
+              "Usage: poolcheck preprocess [--jsonl] [FILE]\n\n"
+              "Pre-processes one request envelope the way vLLM's cross-encoder front end does:\n"
+              "validation, pairing, tokenisation, truncation, padding, token-type compression.\n\n"
+              "  {\"endpoint\": \"score\" | \"rerank\" | \"llm.score\",\n"
+              "   \"model\": {...model config, optional...},\n"
+              "   \"request\": {...the request body, or the LLM.score call...}}\n\n"
+              "Example:\n"
+              "  echo '{\"endpoint\":\"rerank\",\"request\":{\"query\":\"what is bert\",\n"
+              "        \"documents\":[\"bert is a model\",\"a cat\"]}}' | poolcheck preprocess\n\n"
+              "--jsonl: batch mode. FILE holds one envelope per line (JSON Lines); for each input\n"
+              "line, in order, one output line {\"exit\": 0|1|3, \"output\": ...}, where output is\n"
+              "the JSON the single-shot command prints for that envelope and exit its exit code.\n"
+              "An empty line is an input too (rejected). The command exits 0 once every line is\n"
+              "done, 3 when some line was an internal error, 2 when FILE cannot be read.\n\n"
+              "Example:\n"
+              "  printf '%s\\n' '{\"endpoint\":\"rerank\",\"request\":{\"query\":\"q\",\"documents\":\"d\"}}' \\\n"
+              "    '{\"endpoint\":\"rerank\",\"request\":{\"query\":\"q\",\"documents\":\"d\",\"top_n\":-1}}' \\\n"
+              "    | poolcheck preprocess --jsonl\n"
+              "  # {\"exit\":0,\"output\":{\"outputs\":[...]}}\n"
+              "  # {\"exit\":1,\"output\":{\"error\":{\"message\":\"top_n: Input should be greater than or equal to 0\",...}}}\n\n" +
+                  std::string(kInputNote),
+              run_preprocess},
       json_command("compress", "compress a token-type list into the index of its first 1",
                    "Usage: poolcheck compress [FILE]\n\n"
                    "Input: a JSON array of integers. Output: {\"compressed_token_type_ids\": k}.\n\n"
