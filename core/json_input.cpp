@@ -414,15 +414,15 @@ int nesting_depth(std::string_view bytes, int limit) {
   return deepest;
 }
 
-Result<Json> parse_bounded_json(std::string_view bytes) {
+Result<Json> parse_bounded_json(std::string_view bytes, int max_depth) {
   if (bytes.size() > kMaxInputBytes) {
     return Error::bad_request("Input is " + std::to_string(bytes.size()) +
                               " bytes, more than the limit of " + std::to_string(kMaxInputBytes) +
                               " bytes (8 MiB).");
   }
-  if (nesting_depth(bytes, kMaxNestingDepth) > kMaxNestingDepth) {
-    return Error::bad_request("Input nests JSON containers more than " +
-                              std::to_string(kMaxNestingDepth) + " levels deep.");
+  if (nesting_depth(bytes, max_depth) > max_depth) {
+    return Error::bad_request("Input nests JSON containers more than " + std::to_string(max_depth) +
+                              " levels deep.");
   }
   Json value;
   DomBuilder builder(value);

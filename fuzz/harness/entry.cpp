@@ -23,11 +23,11 @@ bool is_metadata_key(std::string_view key) {
   return std::find(std::begin(kMetadataKeys), std::end(kMetadataKeys), key) != std::end(kMetadataKeys);
 }
 
+// With the core's reader: an entry may hold NaN or integers beyond 64 bits (spec 11.3).
 std::optional<Json> parse_lenient(std::string_view bytes) {
-  if (nesting_depth(bytes, kMetadataMaxDepth) > kMetadataMaxDepth) return std::nullopt;
-  Json value = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) return std::nullopt;
-  return value;
+  auto value = parse_bounded_json(bytes, kMetadataMaxDepth);
+  if (!value) return std::nullopt;
+  return std::move(*value);
 }
 
 // note, catches, expect out of `object` into `entry`.

@@ -109,9 +109,9 @@ std::string ddmin_bytes(std::string input, const Predicate& keeps, MinimiseStats
 }
 
 std::string shrink_json_tree(std::string input, const Predicate& keeps, MinimiseStats& stats) {
-  if (nesting_depth(input, kMaxNestingDepth + 1) > kMaxNestingDepth) return input;  // nlohmann recurses
-  Json root = Json::parse(input, nullptr, false);
-  if (root.is_discarded()) return input;
+  auto parsed = parse_bounded_json(input);  // the core's reader: NaN and big integers survive
+  if (!parsed) return input;
+  Json root = std::move(*parsed);
   std::string current = dump_json(root);
   if (current != input && !evaluate(keeps, stats, current)) return input;  // the compact form loses it
 

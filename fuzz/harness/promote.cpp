@@ -132,8 +132,8 @@ Result<PromoteResult> promote(const PromoteOptions& options, std::ostream& log) 
 
   std::optional<std::pair<fs::path, std::string>> rendered;
   if (is_json_target(target)) {
-    Json document = nesting_depth(minimised, 256) <= 256 ? Json::parse(minimised, nullptr, false)
-                                                           : Json(Json::value_t::discarded);
+    auto parsed = parse_bounded_json(minimised, 256);  // NaN and big integers survive
+    Json document = parsed ? std::move(*parsed) : Json(Json::value_t::discarded);
     if (!document.is_discarded()) {
       if (auto text = render_embedded_entry(document, meta)) {
         // The metadata keys must not change what the core sees.

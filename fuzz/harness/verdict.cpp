@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/json_input.hpp"
 #include "fuzz/harness/signature.hpp"
 
 namespace poolcheck::harness {
@@ -52,7 +53,8 @@ Expect actual_verdict(const CheckSummary& summary) {
   if (summary.accepted) {
     actual.digest = summary.digest;
   } else {
-    Json outcome = Json::parse(summary.outcome, nullptr, false);
+    auto parsed = parse_bounded_json(summary.outcome);  // an error body: small, read as the core reads
+    const Json outcome = parsed ? std::move(*parsed) : Json(Json::value_t::discarded);
     if (!outcome.is_discarded() && outcome.contains("error") && outcome["error"].contains("message") &&
         outcome["error"]["message"].is_string())
       actual.message = outcome["error"]["message"].get<std::string>();

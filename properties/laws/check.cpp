@@ -52,10 +52,10 @@ Violations respelled_run(std::string_view bytes, const Json& document, const std
   return coercion_invariance(outcome, dump_json(preprocess_outcome(respelled_bytes)), respelled->what);
 }
 
-CheckResult check_request(std::string_view bytes) {
-  auto document = parse_bounded_json(bytes);
-  if (!document) return rejected(document.error());
-  auto envelope = envelope_from_json(*document);
+// One run over a parsed document: the envelope, pre-processing, and the laws
+// that judge that run (an accepted one's, or a rejection's).
+CheckResult check_document(const Json& document) {
+  auto envelope = envelope_from_json(document);
   if (!envelope) return rejected(envelope.error());
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
@@ -64,12 +64,22 @@ CheckResult check_request(std::string_view bytes) {
   CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
-  append(result.violations, score_union((*document)["request"], envelope->request));
+  append(result.violations, score_union(document["request"], envelope->request));
   if (!output) {
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;
     append(result.violations, context_length_rejection({*envelope, caller_before, none}, output.error()));
   }
+  return result;
+}
+
+// The laws that run the input again, for every parsed document, rejected or not:
+// determinism, and coercion invariance (most refusals happen while the
+// request's fields are read, so they must be covered too).
+CheckResult check_request(std::string_view bytes) {
+  auto document = parse_bounded_json(bytes);
+  if (!document) return rejected(document.error());
+  CheckResult result = check_document(*document);
   const std::string outcome = dump_json(result.outcome);
   if (dump_json(preprocess_outcome(bytes)) != outcome)
     result.violations.push_back({"determinism", "a second run of the same input gave a different output"});

@@ -11,14 +11,17 @@
 namespace poolcheck::props {
 namespace {
 
+// A Python int beyond 64 bits (spec 11.2).
+rc::Gen<Json> gen_big_integer() {
+  return rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "9223372036854775808",
+                                                    "123456789012345678901234567890", "-9223372036854775809"),
+                      [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); });
+}
+
 // Free-form values as Python holds them: any JSON, sometimes an integer beyond
-// 64 bits (kept digit for digit, spec 11.2).
+// 64 bits (kept digit for digit).
 rc::Gen<Json> gen_python_json(int depth) {
-  return rc::gen::weightedOneOf<Json>(
-      {{8, gen_json(depth)},
-       {1, rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "-9223372036854775809",
-                                                      "123456789012345678901234567890"),
-                        [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); })}});
+  return rc::gen::weightedOneOf<Json>({{8, gen_json(depth)}, {1, gen_big_integer()}});
 }
 
 // One token each under the toy tokenizer (ASCII runs, or one other code point).
@@ -163,7 +166,7 @@ void add_common_fields(RequestCase& c, Json& body, const RequestShape& shape) {
   } else if (chance(10)) {
     body["padding"] = *rc::gen::element(Json("do_not_pad"), Json(nullptr));
   }
-  if (chance(10)) body["priority"] = *gen_int();
+  if (chance(10)) body["priority"] = chance(80) ? Json(*gen_int()) : *gen_big_integer();  // a Python int
   if (chance(20)) {
     Json kwargs = *gen_object(2);
     if (chance(20)) kwargs["x"] = *gen_python_json(1);
@@ -176,7 +179,9 @@ void add_common_fields(RequestCase& c, Json& body, const RequestShape& shape) {
   if (chance(15)) body["instruction"] = *gen_text(3);
   if (chance(15)) body["chat_template_kwargs"] = gen_chat_template_kwargs();
   if (chance(10)) body["x-" + *gen_key()] = *gen_python_json(1);  // unknown keys are ignored
-  if (c.endpoint == "rerank" && chance(30)) body["top_n"] = *rc::gen::inRange<std::int64_t>(0, 6);
+  if (c.endpoint == "rerank" && chance(30))
+    body["top_n"] = chance(90) ? Json(*rc::gen::inRange<std::int64_t>(0, 6))
+                               : Integer::from_decimal("18446744073709551616").to_json();
 }
 
 // LLM.score's other arguments: the caller's params (task unset or classify,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/json_input.hpp"
 
 namespace poolcheck {
 namespace {
@@ -112,14 +113,14 @@ class Cli : public ::testing::Test {
 
 std::string show(const RunResult& r) { return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err; }
 
+// With the core's reader: outputs may hold NaN or integers beyond 64 bits, as Python's would.
 Json parse_stdout(const RunResult& r) {
-  Json value;
-  try {
-    value = Json::parse(r.out);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << show(r);
+  auto value = parse_bounded_json(r.out, 256);
+  if (!value) {
+    ADD_FAILURE() << "stdout is not JSON: " << value.error().message << "\n" << show(r);
+    return Json();
   }
-  return value;
+  return std::move(*value);
 }
 
 void expect_accepted(const RunResult& r, const Json& expected) {
