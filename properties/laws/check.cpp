@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/envelope.hpp"
+#include "core/json_api.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
@@ -33,13 +34,11 @@ CheckResult guarded(Body body) {
   }
 }
 
-// Pre-processes `bytes` from scratch and renders the outcome.
+// Pre-processes `bytes` from scratch through `poolcheck preprocess`'s own
+// bytes-in path, so the command is under the laws too, and renders the outcome.
 Json preprocess_outcome(std::string_view bytes) {
-  auto envelope = parse_envelope(bytes);
-  if (!envelope) return error_body(envelope.error());
-  auto output = preprocess(envelope->model, envelope->request);
-  if (!output) return error_body(output.error());
-  return preprocess_output_to_json(*output, envelope->request);
+  auto outcome = preprocess_json(bytes);
+  return outcome ? std::move(*outcome) : error_body(outcome.error());
 }
 
 // The coercion-invariance law on one typed field, respelled; which field and

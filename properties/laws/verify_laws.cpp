@@ -1,6 +1,7 @@
 #include "properties/laws/verify_laws.hpp"
 
 #include "core/output_json.hpp"
+#include "core/python_repr.hpp"
 #include "core/verify.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
@@ -41,6 +42,22 @@ Violations verify_rejection_blames_request(const PoolingParams& params, const Er
   return out;
 }
 
+// Spec 11.4: vLLM's step-pooling message formats the task bare ({self.task}),
+// the valid-parameters one quoted ({self.task!r}).
+Violations unsupported_message_task(const PoolingParams& params, const Error& error) {
+  static constexpr std::string_view kMarker = "does not support [";
+  const auto at = error.message.find(kMarker);
+  if (!params.task || at == std::string::npos) return {};
+  const std::string_view blamed = std::string_view(error.message).substr(at);
+  const bool step = blamed.find("'step_tag_id'") != std::string_view::npos ||
+                    blamed.find("'returned_token_ids'") != std::string_view::npos;
+  const std::string want = "Task " + (step ? *params.task : python_repr(*params.task)) + " only supports ";
+  if (error.message.rfind(want, 0) == 0) return {};
+  return {{"verify", std::string(step ? "the step-parameter message prints the task bare"
+                                      : "the valid-parameters message quotes the task") +
+                         ": expected it to start with \"" + want + "\", got: " + error.message}};
+}
+
 Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
   Violations out;
   const PoolingParams before = params.clone();
@@ -50,6 +67,7 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
   if (!verified) {
     append(out, error_law(verified.error()));
     append(out, verify_rejection_blames_request(params, verified.error()));
+    append(out, unsupported_message_task(params, verified.error()));
     return out;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)

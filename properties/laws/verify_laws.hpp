@@ -13,5 +13,8 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 // rejection names only parameters the request itself set: the model's
 // defaults fill only what the task takes (part of verify_law).
 Violations verify_rejection_blames_request(const PoolingParams& params, const Error& error);
+// An "only supports" rejection prints the task as vLLM does: bare in the
+// step-pooling message, quoted in the valid-parameters one (spec 11.4).
+Violations unsupported_message_task(const PoolingParams& params, const Error& error);
 
 }  // namespace poolcheck::laws

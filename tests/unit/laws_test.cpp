@@ -925,5 +925,19 @@ TEST(VerifyLaw, AnUnsupportedParameterRejectionBlamesOnlyWhatTheRequestSet) {
   EXPECT_HOLDS(verify_rejection_blames_request(step, Error::bad_request("another message")));
 }
 
+// Spec 11.4, checked on known-bad messages: the law must see both slips.
+TEST(VerifyLaw, TheStepMessagePrintsTheTaskBareTheOtherQuoted) {
+  PoolingParams classify;
+  classify.task = "classify";
+  const std::string tail = " only supports ['use_activation'] parameters, does not support ";
+  EXPECT_HOLDS(unsupported_message_task(classify, Error::bad_request("Task classify" + tail + "['step_tag_id'] parameters")));
+  EXPECT_FIRES(unsupported_message_task(classify, Error::bad_request("Task 'classify'" + tail + "['step_tag_id'] parameters")),
+               "verify");
+  EXPECT_HOLDS(unsupported_message_task(classify, Error::bad_request("Task 'classify'" + tail + "['dimensions'] parameters")));
+  EXPECT_FIRES(unsupported_message_task(classify, Error::bad_request("Task classify" + tail + "['dimensions'] parameters")),
+               "verify");
+  EXPECT_HOLDS(unsupported_message_task(classify, Error::bad_request("another message")));
+}
+
 }  // namespace
 }  // namespace poolcheck::laws
