@@ -63,7 +63,7 @@ CheckResult check_document(const Json& document) {
   CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
-  append(result.violations, score_union(document["request"], envelope->request));
+  append(result.violations, score_union(*document.find("request"), envelope->request));  // there: the envelope parsed
   if (!output) {
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;

@@ -109,12 +109,14 @@ const std::vector<RejectedSpelling>& rejected_bool_spellings() {
 }
 
 std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice) {
-  if (!envelope.is_object() || !envelope.contains("request") || !envelope["request"].is_object()) return std::nullopt;
-  const Json& endpoint = envelope["endpoint"];
-  if (!endpoint.is_string()) return std::nullopt;
-  const bool rerank = endpoint == "rerank";
-  if (!rerank && endpoint != "score") return std::nullopt;  // LLM.score takes Python values as they are
-  const Json& body = envelope["request"];
+  // find(), never a const operator[]: the envelope may lack either key (nlohmann asserts).
+  if (!envelope.is_object()) return std::nullopt;
+  const auto request = envelope.find("request");
+  const auto endpoint = envelope.find("endpoint");
+  if (request == envelope.end() || !request->is_object() || endpoint == envelope.end()) return std::nullopt;
+  const bool rerank = *endpoint == "rerank";
+  if (!rerank && *endpoint != "score") return std::nullopt;  // LLM.score takes Python values as they are
+  const Json& body = *request;
   // The fields that can be respelled, and the value each stands for.
   struct Candidate {
     const TypedField* field;

@@ -411,12 +411,15 @@ Violations score_union(const Json& body, const ScoringRequest& request) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kUnionOrder{
       {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}}};
   if (request.endpoint != Endpoint::Score || !body.is_object()) return {};
-  const auto given = [&](std::string_view key) { return body.contains(key) && !body[std::string(key)].is_null(); };
+  const auto given = [&](std::string_view key) {
+    const auto it = body.find(key);
+    return it != body.end() && !it->is_null();
+  };
   for (const auto& [first, second] : kUnionOrder) {
     if (!given(first) || !given(second)) continue;
     Json alone = Json::object();
-    alone[std::string(first)] = body[std::string(first)];
-    alone[std::string(second)] = body[std::string(second)];
+    alone[std::string(first)] = *body.find(first);
+    alone[std::string(second)] = *body.find(second);
     auto parsed = parse_online_request(alone, Endpoint::Score);
     if (!parsed) continue;  // this class of the union fails: the next one is tried
     if (parsed->queries == request.queries && parsed->documents == request.documents) return {};
