@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/integer.hpp"
+#include "core/unicode.hpp"
 
 namespace poolcheck {
 namespace {
@@ -133,24 +134,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   for (std::size_t k = 2; k < length; ++k)
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
   return length;
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // A JSON reader with the grammar of Python's json.loads (spec 11.3): NaN,

@@ -1,8 +1,9 @@
 #pragma once
-// The two Unicode facts the core needs: the White_Space property (the toy
-// tokenizer splits on it; pydantic strips it from numeric strings) and UTF-8
-// decoding of one code point.
+// The Unicode the core needs: the White_Space property (the toy tokenizer
+// splits on it; pydantic strips it from numeric strings) and UTF-8 decoding
+// and encoding of one code point.
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace poolcheck {
@@ -27,6 +28,25 @@ inline std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t& c
   cp = lead & (0x7F >> length);
   for (std::size_t k = 1; k < length; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
   return length;
+}
+
+// Appends the UTF-8 bytes of `cp` (below U+110000, not a surrogate).
+inline void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
 }
 
 // `text` without the White_Space code points at either end (Rust's str::trim).

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/unicode.hpp"
+
 namespace poolcheck::props {
 namespace {
 
@@ -11,23 +13,7 @@ constexpr std::int64_t kMax64 = std::numeric_limits<std::int64_t>::max();
 
 std::string utf8(const std::vector<std::uint32_t>& code_points) {
   std::string out;
-  for (std::uint32_t c : code_points) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
+  for (std::uint32_t c : code_points) append_utf8(out, c);
   return out;
 }
 
