@@ -24,8 +24,9 @@ Error missing_error(std::string_view field);
 // "<field>: Input should be 'a' or 'b'" (pydantic's wording for literals).
 Error literal_error(std::string_view field, std::initializer_list<std::string_view> allowed);
 
-// A JSON integer literal within signed 64-bit range (spec 10.4); `true`, `1.0`
-// and `1e2` are not integers.
+// A JSON integer literal within signed 64-bit range; `true`, `1.0` and `1e2`
+// are not integers. For the strict fields (the model, PoolingParams, the
+// worker batch); the online request's int fields coerce (coerce_int below).
 std::optional<std::int64_t> as_int64(const Json& value);
 
 Result<std::int64_t> read_int(const Json& value, std::string_view path);
