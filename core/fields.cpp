@@ -54,6 +54,11 @@ Result<std::int64_t> read_int(const Json& value, std::string_view path) {
   return type_error(path, "integer");
 }
 
+Result<Integer> read_exact_int(const Json& value, std::string_view path) {
+  if (auto n = json_integer(value)) return *n;
+  return type_error(path, "integer");
+}
+
 Result<bool> read_bool(const Json& value, std::string_view path) {
   if (value.is_boolean()) return value.get<bool>();
   return type_error(path, "boolean");
@@ -290,10 +295,8 @@ Result<std::optional<bool>> Fields::boolean(std::string_view key, Null null) con
 }
 
 Result<std::optional<Integer>> Fields::exact_integer(std::string_view key, Null null) const {
-  return optional_of<Integer>(present(key, null, "integer"), [&](const Json& v) -> Result<Integer> {
-    if (auto n = json_integer(v)) return *n;
-    return type_error(path(key), "integer");
-  });
+  return optional_of<Integer>(present(key, null, "integer"),
+                              [&](const Json& v) { return read_exact_int(v, path(key)); });
 }
 
 Result<std::optional<Integer>> Fields::coerced_integer(std::string_view key, Null null) const {

@@ -30,6 +30,8 @@ Error literal_error(std::string_view field, std::initializer_list<std::string_vi
 std::optional<std::int64_t> as_int64(const Json& value);
 
 Result<std::int64_t> read_int(const Json& value, std::string_view path);
+// A JSON integer of any size, never coerced: a Python int as the offline call passes it.
+Result<Integer> read_exact_int(const Json& value, std::string_view path);
 Result<bool> read_bool(const Json& value, std::string_view path);
 
 // The typed fields of vLLM's online requests are validated by pydantic 2 in

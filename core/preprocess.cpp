@@ -81,9 +81,8 @@ Result<TokenLimits> token_limits(const ModelConfig& model, const ScoringRequest&
     Integer value = *given[i];
     if (offline) {
       if (const Json* extra = caller_extra(request, names[i])) {
-        // A Python int of any size, never coerced (extra_kwargs is a plain dict).
-        auto n = json_integer(*extra);
-        if (!n) return type_error(param, "integer");
+        auto n = read_exact_int(*extra, param);  // extra_kwargs is a plain dict: never coerced
+        if (!n) return n.error();
         value = *n;
       }
     }
