@@ -5,16 +5,11 @@
 // corpus replay run against it. Every mutant must be killed, and every
 // property must kill at least one mutant; otherwise the gate fails.
 //
-// Layout under the work directory (default <root>/build/mutation):
-//   src/        the mirror: CMakeLists.txt, core/, properties/, fuzz/, cli/, tests/
-//               (files are rewritten only when they differ, so rebuilds are incremental)
-//   build/      its build tree (RelWithDebInfo, no sanitizers)
-//   logs/       per mutant: the build, properties and corpus output
-//   results/    per mutant: the properties' GoogleTest JSON, the corpus JUnit XML
-//   report.md   the kill matrix
-// With fuzz_seconds > 0 it also measures, per mutant, how long one libFuzzer
-// worker of the mutant's target needs from the shipped seeds to find it
-// (build-fuzz/: Clang, libFuzzer, ASan+UBSan; fuzz/<id>/: its artifacts).
+// The work directory (default <root>/build/mutation) is one workspace
+// (mutation_workspace.hpp: src/, build/, logs/, results/), plus report.md, the
+// kill matrix. With fuzz_seconds > 0 it also measures, per mutant, how long one
+// libFuzzer worker of the mutant's target needs from the shipped seeds to find
+// it (build-fuzz/: Clang, libFuzzer, ASan+UBSan; fuzz/<id>/: its artifacts).
 #include <filesystem>
 #include <optional>
 #include <ostream>

@@ -1,0 +1,251 @@
+#include "fuzz/harness/mutation_workspace.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "core/json.hpp"
+#include "fuzz/harness/entry.hpp"
+#include "fuzz/harness/report_text.hpp"
+
+namespace poolcheck::harness {
+namespace {
+
+// What the mirror holds: everything the build reads, nothing it writes.
+const std::vector<std::string> kMirrored = {"CMakeLists.txt", "core", "properties", "fuzz", "cli", "tests"};
+
+// Rewrites `to` only when its bytes differ from `from`, so that an unchanged
+// file keeps its timestamp and the mirror's build does not recompile it.
+bool sync_file(const fs::path& from, const fs::path& to) {
+  std::string source, existing;
+  if (!read_file(from, source)) return false;
+  if (read_file(to, existing) && existing == source) return true;
+  return write_file(to, source);
+}
+
+MaybeError copy_error(const fs::path& from, const fs::path& to) {
+  return Error::bad_request("cannot copy " + from.string() + " to " + to.string());
+}
+
+// Mirrors the directory `from` into `to`, file by file.
+MaybeError mirror_directory(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  std::set<fs::path> wanted;
+  fs::create_directories(to, ec);
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::path relative = fs::relative(it->path(), from, ec);
+    if (it->is_directory(ec)) {
+      fs::create_directories(to / relative, ec);
+    } else if (it->is_regular_file(ec)) {
+      wanted.insert(relative);
+      if (!sync_file(it->path(), to / relative)) return copy_error(it->path(), to / relative);
+    }
+  }
+  if (ec) return Error::bad_request("cannot read " + from.string() + ": " + ec.message());
+  std::vector<fs::path> stale;
+  for (auto it = fs::recursive_directory_iterator(to, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec) && !wanted.count(fs::relative(it->path(), to, ec))) stale.push_back(it->path());
+  for (const auto& path : stale) fs::remove(path, ec);
+  return std::nullopt;
+}
+
+// The failed tests of a GoogleTest JSON report, "Suite.Name"; all of them in `all`.
+std::vector<std::string> failed_tests(const fs::path& report, std::set<std::string>& all) {
+  std::vector<std::string> failed;
+  std::string text;
+  if (!read_file(report, text)) return failed;
+  const Json json = Json::parse(text, nullptr, false);
+  if (!json.is_object() || !json.contains("testsuites")) return failed;
+  for (const auto& suite : json["testsuites"]) {
+    for (const auto& test : suite.value("testsuite", Json::array())) {
+      const std::string name = suite.value("name", "") + "." + test.value("name", "");
+      all.insert(name);
+      if (test.contains("failures")) failed.push_back(name);
+    }
+  }
+  return failed;
+}
+
+struct FailedEntry {
+  std::string path;
+  bool timed_out = false;  // `poolcheck repro` writes a timeout as <error>, a failure as <failure>
+};
+
+// The failed (or timed out) cases of `poolcheck repro --junit`.
+std::vector<FailedEntry> failed_entries(const fs::path& junit, std::size_t& cases) {
+  std::vector<FailedEntry> failed;
+  std::string text;
+  if (!read_file(junit, text)) return failed;
+  constexpr std::string_view kCase = "<testcase ", kName = " name=\"", kEnd = "</testcase>";  // not classname=
+  for (auto at = text.find(kCase); at != std::string::npos; at = text.find(kCase, at + 1)) {
+    ++cases;
+    const auto tag_end = text.find('>', at);
+    const auto name_at = text.find(kName, at);
+    if (tag_end == std::string::npos || name_at == std::string::npos || name_at > tag_end) continue;
+    if (text[tag_end - 1] == '/') continue;  // <testcase .../>: passed
+    const auto name_end = text.find('"', name_at + kName.size());
+    const auto case_end = text.find(kEnd, tag_end);
+    const auto error_at = text.find("<error ", tag_end);
+    failed.push_back({text.substr(name_at + kName.size(), name_end - name_at - kName.size()),
+                      error_at != std::string::npos && error_at < case_end});
+  }
+  return failed;
+}
+
+void run_properties(const Workspace& workspace, const Tree& tree, double timeout,
+                    std::set<std::string>& all_properties, MutantRun& run) {
+  const fs::path report = workspace.results / (run.label + ".properties.json");
+  fs::remove(report);
+  const CommandOutcome outcome = run_logged(
+      {(tree.dir / "properties" / "poolcheck_properties").string(), "--gtest_output=json:" + report.string()},
+      {{"POOLCHECK_PROFILE", "pr"},
+       {"RC_PARAMS", "noshrink=1"},  // a kill needs one failing case, not the smallest
+       {"POOLCHECK_COUNTEREXAMPLE_DIR", (workspace.dir / "counterexamples" / run.label).string()}},
+      workspace.logs / (run.label + ".properties.log"), timeout);
+  run.properties_seconds = outcome.seconds;
+  run.properties = failed_tests(report, all_properties);
+  if (outcome.succeeded() || !run.properties.empty()) return;
+  run.properties.push_back("poolcheck_properties (" + outcome.describe() + ")");
+  if (outcome.timed_out) run.timeouts.push_back(run.properties.back());
+}
+
+void run_corpus(const Workspace& workspace, const Tree& tree, double timeout, MutantRun& run) {
+  const fs::path junit = workspace.results / (run.label + ".corpus.xml");
+  fs::remove(junit);
+  const CommandOutcome outcome =
+      run_logged({(tree.dir / "cli" / "poolcheck").string(), "repro", (workspace.root / "corpus").string(), "--junit",
+                  junit.string()},
+                 {}, workspace.logs / (run.label + ".corpus.log"), timeout);
+  run.corpus_seconds = outcome.seconds;
+  for (const auto& entry : failed_entries(junit, run.corpus_cases)) {
+    run.entries.push_back(fs::path(entry.path).lexically_relative(workspace.root).string());
+    if (entry.timed_out) run.timeouts.push_back(run.entries.back());
+  }
+  if (outcome.succeeded() || !run.entries.empty()) return;
+  run.entries.push_back("poolcheck repro (" + outcome.describe() + ")");
+  if (outcome.timed_out) run.timeouts.push_back(run.entries.back());
+}
+
+}  // namespace
+
+std::string seconds_text(double seconds) { return fixed(seconds, 1); }
+
+std::string short_list(const std::vector<std::string>& items, std::size_t shown) {
+  if (items.empty()) return "-";
+  std::string text;
+  for (std::size_t i = 0; i < std::min(shown, items.size()); ++i) text += (i == 0 ? "" : ", ") + items[i];
+  if (items.size() > shown) text += " (+" + std::to_string(items.size() - shown) + " more)";
+  return text;
+}
+
+bool write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(out);
+}
+
+Workspace workspace_at(const fs::path& root, const fs::path& dir) {
+  Workspace workspace{root, dir, dir / "src", dir / "logs", dir / "results"};
+  std::error_code ec;
+  for (const auto& sub : {workspace.src, workspace.logs, workspace.results}) fs::create_directories(sub, ec);
+  return workspace;
+}
+
+Tree checks_tree(const Workspace& workspace, const std::string& cxx_compiler) {
+  Tree tree{workspace.dir / "build", {}, {"poolcheck_properties", "poolcheck"}};
+  if (!cxx_compiler.empty()) tree.configure_args.push_back("-DCMAKE_CXX_COMPILER=" + cxx_compiler);
+  tree.configure_args.insert(tree.configure_args.end(),
+                             {"-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DPOOLCHECK_TESTS=ON", "-DPOOLCHECK_FUZZ=OFF",
+                              "-DPOOLCHECK_SANITIZE=OFF", "-DPOOLCHECK_BENCH=OFF"});
+  return tree;
+}
+
+MaybeError mirror_sources(const Workspace& workspace) {
+  std::error_code ec;
+  for (const auto& name : kMirrored) {
+    const fs::path from = workspace.root / name, to = workspace.src / name;
+    if (!fs::is_regular_file(from, ec)) {
+      if (auto e = mirror_directory(from, to)) return e;
+      continue;
+    }
+    fs::create_directories(to.parent_path(), ec);
+    if (!sync_file(from, to)) return copy_error(from, to);
+  }
+  return std::nullopt;
+}
+
+MaybeError configure(const Workspace& workspace, const Tree& tree, std::ostream& out) {
+  if (fs::exists(tree.dir / "build.ninja")) return std::nullopt;
+  out << "poolcheck mutate: configuring " << tree.dir.string() << std::endl;
+  std::vector<std::string> argv = {"cmake", "-S", workspace.src.string(), "-B", tree.dir.string(), "-G", "Ninja"};
+  argv.insert(argv.end(), tree.configure_args.begin(), tree.configure_args.end());
+  const fs::path log = workspace.logs / (tree.dir.filename().string() + ".configure.log");
+  const CommandOutcome outcome = run_logged(argv, {}, log, 0);
+  if (outcome.succeeded()) return std::nullopt;
+  return Error::bad_request("configuring " + tree.dir.string() + " failed (" + outcome.describe() + "); see " +
+                            log.string());
+}
+
+CommandOutcome build(const Workspace& workspace, const Tree& tree, const std::string& label) {
+  std::vector<std::string> argv = {"cmake", "--build", tree.dir.string(), "--target"};
+  argv.insert(argv.end(), tree.targets.begin(), tree.targets.end());
+  return run_logged(argv, {}, workspace.logs / (label + "." + tree.dir.filename().string() + ".log"), 0);
+}
+
+Result<double> prepare(const Workspace& workspace, const Tree& tree, std::ostream& out) {
+  if (auto e = mirror_sources(workspace)) return *e;
+  if (auto e = configure(workspace, tree, out)) return *e;
+  const CommandOutcome built = build(workspace, tree, "baseline");
+  if (built.succeeded()) return built.seconds;
+  return Error::bad_request("the unmutated source does not build in " + tree.dir.string() + " (" + built.describe() +
+                            "); see " + (workspace.logs / ("baseline." + tree.dir.filename().string() + ".log")).string());
+}
+
+void run_checks(const Workspace& workspace, const Tree& tree, const CheckLimits& limits,
+                std::set<std::string>& all_properties, MutantRun& run) {
+  run_properties(workspace, tree, limits.properties_seconds, all_properties, run);
+  run_corpus(workspace, tree, limits.corpus_seconds, run);
+}
+
+Result<MutantRun> build_baseline(const Workspace& workspace, const Tree& tree, std::ostream& out) {
+  auto built = prepare(workspace, tree, out);
+  if (!built) return built.error();
+  MutantRun baseline;
+  baseline.label = "baseline";
+  baseline.built = true;
+  baseline.build_seconds = *built;
+  return baseline;
+}
+
+MaybeError check_baseline(const Workspace& workspace, const MutantRun& baseline,
+                          const std::set<std::string>& all_properties) {
+  if (!baseline.killed() && !all_properties.empty()) return std::nullopt;
+  return Error::bad_request("the unmutated baseline fails: properties " + short_list(baseline.properties, 5) +
+                            "; corpus " + short_list(baseline.entries, 5) + ". Fix that first (logs in " +
+                            workspace.logs.string() + ").");
+}
+
+Result<MutantRun> run_mutant(const Workspace& workspace, const Tree& tree, const Mutant& mutant,
+                             const CheckLimits& limits, std::set<std::string>& all_properties,
+                             const std::function<void(MutantRun&)>& while_applied) {
+  const fs::path file = workspace.src / mutant.file;
+  std::string original;
+  if (!read_file(file, original)) return Error::bad_request("cannot read " + file.string());
+  auto mutated = apply_mutant(mutant, original);
+  if (!mutated) return mutated.error();
+  if (!write_file(file, *mutated)) return Error::bad_request("cannot write " + file.string());
+  MutantRun run;
+  run.label = mutant.id;
+  const CommandOutcome built = build(workspace, tree, mutant.id);
+  run.build_seconds = built.seconds;
+  run.built = built.succeeded();
+  if (run.built) {
+    run_checks(workspace, tree, limits, all_properties, run);
+    if (while_applied) while_applied(run);
+  }
+  if (!write_file(file, original)) return Error::bad_request("cannot restore " + file.string());
+  return run;
+}
+
+}  // namespace poolcheck::harness
