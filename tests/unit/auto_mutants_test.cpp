@@ -1,0 +1,231 @@
+// `poolcheck mutate --auto`'s generation, without running a mutant: the
+// operator sites clang reports in a fixture (strings, comments, `->`, a
+// template instantiated twice and a macro left alone), the whole-line form and
+// its widening, ids, seeded sampling, equivalent.txt and --changed-since.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "fuzz/harness/auto_mutants.hpp"
+#include "fuzz/harness/changed_lines.hpp"
+#include "fuzz/harness/equivalent_list.hpp"
+#include "fuzz/harness/site_analysis.hpp"
+
+namespace poolcheck::harness {
+namespace {
+
+// One line per construct; the comment says what the scanner must make of it.
+constexpr std::string_view kFixture =
+    "#include <string>\n"
+    "#include <vector>\n"
+    "#define LESS(a, b) ((a) < (b))\n"
+    "namespace poolcheck {\n"
+    "struct Node { int b; };\n"
+    "struct Res { bool ok; explicit operator bool() const { return ok; } int error() const { return 7; } };\n"
+    "template <class T> bool smaller(T x, T y) { return x < y; }\n"  // 7: one site, two instances
+    "int use(const Node* a, std::vector<int>& v, bool flag) {\n"
+    "  std::string text = \"a < b && c\";\n"                          // 9: nothing in a string
+    "  // a comment with && and ||\n"                                 // 10: nor in a comment
+    "  int n = a->b + 1;\n"                                           // 11: + and 1, not ->
+    "  if (!flag) n = 2;\n"                                           // 12: ! and 2; no block statement
+    "  if (LESS(n, 3)) v.push_back(n);\n"                             // 13: nothing of the macro
+    "  bool s = smaller(1, 2) || smaller(1.0, 2.0);\n"                // 14: ||, 1, 2
+    "  v.push_back(n);\n"                                             // 15: a deletable statement
+    "  n = n == 4 ? n : 0;\n"                                         // 16: deletable; ==, 4, 0
+    "  return s ? n : 0;\n"                                           // 17: 0
+    "}\n"
+    "int pass_on(const Res& r) {\n"
+    "  if (!r) return r.error();\n"                                   // 20: error propagation
+    "  return 0;\n"                                                   // 21: 0
+    "}\n"
+    "}  // namespace poolcheck\n";
+
+std::string describe(const Site& site, std::string_view source) {
+  const auto line = std::count(source.begin(), source.begin() + static_cast<long>(site.offset), '\n') + 1;
+  return std::to_string(line) + " " + std::string(operator_name(site.op)) + " `" +
+         std::string(source.substr(site.offset, site.length)) + "`" + (site.error_propagation ? " (ep)" : "");
+}
+
+TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
+  const fs::path dir = fs::path(testing::TempDir()) / "poolcheck-auto-mutants";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  std::ofstream(dir / "fixture.cpp", std::ios::binary) << kFixture;
+  auto sites = sites_from_clang(dir, "fixture.cpp", kFixture, dir / "fixture.ast.json");
+  fs::remove_all(dir, ec);
+  if (!sites && sites.error().message.find("could not be started") != std::string::npos)
+    GTEST_SKIP() << "no clang++ on PATH: " << sites.error().message;
+  ASSERT_TRUE(sites) << sites.error().message;
+  std::vector<std::string> found;
+  for (const auto& site : *sites) found.push_back(describe(site, kFixture));
+  const std::vector<std::string> expected = {
+      "6 int-literal `7`",
+      "7 relational `<`",
+      "11 plus-minus `+`",
+      "11 int-literal `1`",
+      "12 drop-not `!`",
+      "12 int-literal `2`",
+      "14 int-literal `1`",
+      "14 int-literal `2`",
+      "14 logical `||`",
+      "15 delete-statement `v.push_back(n);`",
+      "16 delete-statement `n = n == 4 ? n : 0;`",
+      "16 equality `==`",
+      "16 int-literal `4`",
+      "16 int-literal `0`",
+      "17 int-literal `0`",
+      "20 drop-not `!` (ep)",
+      "21 int-literal `0`",
+  };
+  EXPECT_EQ(found, expected);
+}
+
+TEST(AutoMutants, EachSiteBecomesCatalogueBlocksThatReadBackAndApply) {
+  const std::string source = "int f(int a) {\n  if (a < 3) return 1;\n  return 0;\n}\n";
+  const std::vector<Site> sites = {{Operator::Relational, source.find('<'), 1, false}};
+  const auto mutants = mutants_of_file("core/token_types.cpp", source, sites);
+  ASSERT_EQ(mutants.size(), 2u);
+  const Mutant& first = mutants[0].mutant;
+  EXPECT_EQ(first.id, "auto-token-types-2-relational-1");
+  EXPECT_EQ(mutants[1].mutant.id, "auto-token-types-2-relational-2");
+  EXPECT_EQ(first.module, "auto");
+  EXPECT_EQ(first.target, "token_types");
+  EXPECT_EQ(first.provenance, "poolcheck mutate --auto (relational)");
+  EXPECT_EQ(first.description, "core/token_types.cpp:2: `<` -> `<=`");
+  EXPECT_EQ(first.find, "  if (a < 3) return 1;\n");
+  EXPECT_EQ(first.replace, "  if (a <= 3) return 1;\n");
+  EXPECT_EQ(mutants[1].mutant.replace, "  if (a > 3) return 1;\n");
+
+  std::string catalogue;
+  for (const auto& m : mutants) catalogue += catalogue_block(m.mutant);
+  auto parsed = parse_catalogue(catalogue, "generated");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->size(), 2u);
+  EXPECT_EQ((*parsed)[0].find, first.find);
+  EXPECT_EQ((*parsed)[0].replace, first.replace);
+  auto applied = apply_mutant((*parsed)[1], source);
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(*applied, "int f(int a) {\n  if (a > 3) return 1;\n  return 0;\n}\n");
+}
+
+TEST(AutoMutants, TargetsFollowTheFile) {
+  EXPECT_EQ(target_of_file("core/msgpack.cpp"), "params_wire");
+  EXPECT_EQ(target_of_file("core/wire.cpp"), "params_wire");
+  EXPECT_EQ(target_of_file("core/token_types.cpp"), "token_types");
+  EXPECT_EQ(target_of_file("core/verify.cpp"), "verify");
+  EXPECT_EQ(target_of_file("core/request.cpp"), "request");
+}
+
+TEST(AutoMutants, LiteralsStepBothWaysKeepingTheirSpelling) {
+  const std::string source = "int a = 0x1F;\nunsigned b = 0u;\nint c = x-0;\n";
+  const std::vector<Site> sites = {{Operator::IntegerLiteral, source.find("0x1F"), 4, false},
+                                   {Operator::IntegerLiteral, source.find("0u"), 2, false},
+                                   {Operator::IntegerLiteral, source.find("x-0") + 2, 1, false}};
+  std::vector<std::string> replaced;
+  for (const auto& m : mutants_of_file("core/x.cpp", source, sites)) replaced.push_back(m.mutant.replace);
+  const std::vector<std::string> expected = {"int a = 0x20;\n", "int a = 0x1e;\n", "unsigned b = 1u;\n",
+                                             "int c = x-1;\n", "int c = x- -1;\n"};
+  EXPECT_EQ(replaced, expected);  // 0u has no -1; x-0 does not become the decrement x--1
+}
+
+TEST(WholeLineChange, WidensUntilTheFindTextIsUnique) {
+  const std::string source = "a();\n  x = 1;\nb();\n\n  x = 1;\nc();\n";
+  const auto second = source.rfind("1;");
+  auto change = whole_line_change(source, second, 1, "2");
+  ASSERT_TRUE(change);
+  EXPECT_EQ(change->first_line, 5);
+  // The blank line above is no help: as text, "\n  x = 1;\n" also ends line 1
+  // (apply_mutant matches text, not lines). So line 6 joins.
+  EXPECT_EQ(change->find, "\n  x = 1;\nc();\n");
+  EXPECT_EQ(change->replace, "\n  x = 2;\nc();\n");
+  EXPECT_EQ(source.find(change->find), source.rfind(change->find));
+}
+
+TEST(WholeLineChange, ADeletionDropsTheLineItEmpties) {
+  const std::string source = "f();\n  v.push_back(1);\ng();\n";
+  const auto at = source.find("v.push");
+  auto change = whole_line_change(source, at, std::string("v.push_back(1);").size(), "");
+  ASSERT_TRUE(change);
+  EXPECT_EQ(change->find, "  v.push_back(1);\n");
+  EXPECT_EQ(change->replace, "");
+}
+
+TEST(WholeLineChange, NothingWhenTheCatalogueCouldNotReadItBack) {
+  EXPECT_FALSE(whole_line_change("--- x;\n", 4, 1, "y"));  // the parser takes "--- " lines for its own
+}
+
+TEST(SeededSample, TheSameSeedChoosesTheSameMutants) {
+  const auto first = seeded_sample(1000, 20, 1);
+  EXPECT_EQ(first, seeded_sample(1000, 20, 1));
+  EXPECT_NE(first, seeded_sample(1000, 20, 2));
+  EXPECT_EQ(first.size(), 20u);
+  EXPECT_TRUE(std::is_sorted(first.begin(), first.end()));
+  EXPECT_EQ(std::set<std::size_t>(first.begin(), first.end()).size(), 20u);
+  EXPECT_EQ(seeded_sample(5, 20, 1), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+  // Pinned: a change of the sampling would change every documented sample.
+  EXPECT_EQ(seeded_sample(10, 3, 1), (std::vector<std::size_t>{4, 7, 8}));
+}
+
+TEST(EquivalentList, ReadsIdsWithTheirReasons) {
+  auto entries = parse_equivalent_list(
+      "# judged equivalent\n\nauto-pairing-25-int-literal-1   a reserve() capacity hint\n"
+      "auto-x-1-drop-not-1\tthe value is never read\n",
+      "equivalent.txt");
+  ASSERT_TRUE(entries) << entries.error().message;
+  ASSERT_EQ(entries->size(), 2u);
+  EXPECT_EQ((*entries)[0].id, "auto-pairing-25-int-literal-1");
+  EXPECT_EQ((*entries)[0].reason, "a reserve() capacity hint");
+  EXPECT_EQ((*entries)[0].line, 3);
+  EXPECT_EQ((*entries)[1].reason, "the value is never read");
+}
+
+TEST(EquivalentList, AnEntryNeedsAReasonAndOneLine) {
+  auto bare = parse_equivalent_list("auto-a-1-drop-not-1\n", "equivalent.txt");
+  ASSERT_FALSE(bare);
+  EXPECT_NE(bare.error().message.find("equivalent.txt:1: auto-a-1-drop-not-1 has no reason"), std::string::npos);
+  auto twice = parse_equivalent_list("m one\nm two\n", "equivalent.txt");
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().message.find("equivalent.txt:2: m is listed twice"), std::string::npos);
+}
+
+TEST(EquivalentList, AnEntryWhoseMutantIsGoneIsAnError) {
+  auto entries = parse_equivalent_list("auto-a-1-drop-not-1 why\nauto-a-9-drop-not-1 why\n", "eq.txt");
+  ASSERT_TRUE(entries);
+  EXPECT_FALSE(check_equivalent_entries(*entries, {"auto-a-1-drop-not-1", "auto-a-9-drop-not-1"}, "eq.txt"));
+  auto stale = check_equivalent_entries(*entries, {"auto-a-1-drop-not-1"}, "eq.txt");
+  ASSERT_TRUE(stale);
+  EXPECT_NE(stale->message.find("eq.txt:2: auto-a-9-drop-not-1"), std::string::npos);
+  EXPECT_EQ(stale->message.find("auto-a-1-drop-not-1"), std::string::npos);
+}
+
+TEST(ChangedLines, TheNewSideOfEachHunk) {
+  const std::string diff =
+      "diff --git a/core/x.cpp b/core/x.cpp\n"
+      "--- a/core/x.cpp\n"
+      "+++ b/core/x.cpp\n"
+      "@@ -3 +3 @@ void f() {\n"
+      "-  a();\n"
+      "+  b();\n"
+      "@@ -10,0 +11,2 @@\n"
+      "+  c();\n"
+      "+  d();\n"
+      "@@ -20,2 +22,0 @@\n"
+      "-  e();\n"
+      "-  f();\n"
+      "diff --git a/core/gone.cpp b/core/gone.cpp\n"
+      "--- a/core/gone.cpp\n"
+      "+++ /dev/null\n"
+      "@@ -1,5 +0,0 @@\n";
+  const ChangedLines changed = parse_unified_diff(diff);
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_EQ(changed.at("core/x.cpp"), (std::set<int>{3, 11, 12}));
+  EXPECT_TRUE(touches(changed, "core/x.cpp", 3, 3));
+  EXPECT_TRUE(touches(changed, "core/x.cpp", 4, 11));  // a multi-line mutant reaching a changed line
+  EXPECT_FALSE(touches(changed, "core/x.cpp", 4, 10));
+  EXPECT_FALSE(touches(changed, "core/x.cpp", 22, 22));  // a pure deletion marks no line
+  EXPECT_FALSE(touches(changed, "core/y.cpp", 3, 3));
+}
+
+}  // namespace
+}  // namespace poolcheck::harness
