@@ -1,6 +1,7 @@
 // The harness commands: repro, promote, fuzz, mutate. Argument parsing and printing
 // only; the work is in fuzz/harness/ (poolcheck_harness), whose every check
 // is the law library's.
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/options.hpp"
+#include "fuzz/harness/auto_sweep.hpp"
 #include "fuzz/harness/campaign.hpp"
 #include "fuzz/harness/mutation_gate.hpp"
 #include "fuzz/harness/promote.hpp"
@@ -140,23 +142,73 @@ int run_fuzz(const Args& args) {
   return h::run_campaign(campaign, std::cout, std::cerr);
 }
 
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start <= text.size();) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// `poolcheck mutate --auto`: the automatic mutants' own options.
+int run_auto_mutate(const Options& options, const Args& args, const fs::path& root) {
+  if (value_of(options, "--fuzz-seconds")) return usage_error("mutate", "--fuzz-seconds is for the catalogue, not --auto");
+  h::AutoOptions sweep;
+  sweep.root = root;
+  sweep.command = "poolcheck mutate";
+  for (const auto& arg : args) sweep.command += " " + arg;
+  if (auto dir = value_of(options, "--work-dir")) sweep.work_dir = fs::absolute(*dir);
+  if (auto compiler = value_of(options, "--compiler")) sweep.cxx_compiler = *compiler;
+  if (auto ids = value_of(options, "--mutant")) sweep.only = comma_list(*ids);
+  if (auto files = value_of(options, "--file")) sweep.files = comma_list(*files);
+  for (const auto& name : comma_list(value_of(options, "--operator").value_or(""))) {
+    auto op = h::operator_named(name);
+    if (!op) return usage_error("mutate", "unknown --operator " + name + " (see poolcheck mutate --help)");
+    sweep.operators.push_back(*op);
+  }
+  sweep.changed_since = value_of(options, "--changed-since").value_or("");
+  if (auto count = value_of(options, "--count")) {
+    auto value = parse_count(*count);
+    if (!value) return usage_error("mutate", "--count takes a positive count of mutants");
+    sweep.count = static_cast<std::size_t>(*value);
+  }
+  if (auto seed = value_of(options, "--seed")) {
+    const char* end = seed->data() + seed->size();
+    auto [ptr, ec] = std::from_chars(seed->data(), end, sweep.seed);
+    if (ec != std::errc() || ptr != end) return usage_error("mutate", "--seed takes a non-negative integer");
+  }
+  if (auto jobs = value_of(options, "--jobs")) {
+    auto count = parse_count(*jobs);
+    if (!count || *count > 64) return usage_error("mutate", "--jobs takes a count from 1 to 64");
+    sweep.jobs = static_cast<int>(*count);
+  }
+  sweep.all = options.switches.count("--all") > 0;
+  sweep.list = options.switches.count("--list") > 0;
+  if (sweep.all && sweep.count > 0) return usage_error("mutate", "--all and --count exclude each other");
+  if (auto junit = value_of(options, "--junit")) sweep.junit = fs::absolute(*junit);
+  return h::run_auto_mutation(sweep, std::cout, std::cerr);
+}
+
 int run_mutate(const Args& args) {
-  auto options = parse_options("mutate", args, {"--mutant", "--work-dir", "--compiler", "--fuzz-seconds"}, {"--list"});
+  auto options = parse_options("mutate", args,
+                               {"--mutant", "--work-dir", "--compiler", "--fuzz-seconds", "--seed", "--count", "--file",
+                                "--operator", "--jobs", "--changed-since", "--junit"},
+                               {"--list", "--auto", "--all"});
   if (!options) return kExitUsage;
   if (!options->positional.empty()) return usage_error("mutate", "takes no positional argument");
-  h::GateOptions gate;
   auto root = h::find_project_root(fs::current_path());
   if (!root) return usage_error("mutate", "run it inside the repository (no corpus/ here or above)");
+  if (options->switches.count("--auto")) return run_auto_mutate(*options, args, *root);
+  for (const char* name : {"--seed", "--count", "--file", "--operator", "--jobs", "--changed-since", "--junit"})
+    if (value_of(*options, name)) return usage_error("mutate", std::string(name) + " needs --auto");
+  if (options->switches.count("--all")) return usage_error("mutate", "--all needs --auto");
+  h::GateOptions gate;
   gate.root = *root;
   if (auto dir = value_of(*options, "--work-dir")) gate.work_dir = fs::absolute(*dir);
   if (auto compiler = value_of(*options, "--compiler")) gate.cxx_compiler = *compiler;
-  if (auto ids = value_of(*options, "--mutant")) {
-    for (std::size_t start = 0; start <= ids->size();) {
-      const auto comma = std::min(ids->find(',', start), ids->size());
-      if (comma > start) gate.only.push_back(ids->substr(start, comma - start));
-      start = comma + 1;
-    }
-  }
+  if (auto ids = value_of(*options, "--mutant")) gate.only = comma_list(*ids);
   if (auto fuzz = value_of(*options, "--fuzz-seconds")) {
     auto seconds = parse_seconds(*fuzz);
     if (!seconds) return usage_error("mutate", "--fuzz-seconds takes a positive number of seconds");
@@ -244,9 +296,12 @@ std::vector<Command> harness_commands() {
               "  poolcheck fuzz --time 600 --jobs 2 request\n"
               "  poolcheck fuzz --engine afl --time 60 request\n",
               guarded("fuzz", run_fuzz)},
-      Command{"mutate", "the mutation gate: every catalogued core bug must be caught",
+      Command{"mutate", "the mutation gate: every catalogued core bug must be caught; --auto: generated ones",
               "Usage: poolcheck mutate [--mutant ID[,ID...]] [--work-dir DIR] [--compiler CXX]\n"
-              "                        [--fuzz-seconds S] [--list]\n\n"
+              "                        [--fuzz-seconds S] [--list]\n"
+              "       poolcheck mutate --auto (--all | --count K [--seed N] | --mutant ID[,ID...])\n"
+              "                        [--file core/x.cpp[,...]] [--operator OP[,...]] [--changed-since REV]\n"
+              "                        [--jobs N] [--junit FILE] [--work-dir DIR] [--compiler CXX] [--list]\n\n"
               "Applies each mutant of tests/mutation/catalogue.txt (a known bug put back into core/)\n"
               "alone to a mirror of the source under DIR/src (default build/mutation), rebuilds only\n"
               "what it changes (DIR/build: RelWithDebInfo, compiler CXX or CMake's default), and runs\n"
@@ -260,11 +315,40 @@ std::vector<Command> harness_commands() {
               "Clang, libFuzzer, ASan+UBSan). --list prints the catalogue.\n"
               "Exit codes: 0 all killed, 1 a survivor or a property that kills nothing, 2 usage or\n"
               "catalogue error, 3 the baseline fails or a build cannot be configured.\n\n"
+              "--auto generates the mutants instead, from clang's AST of core/*.cpp (operators in\n"
+              "strings, comments, headers, macros and implicit code are never touched), and runs them\n"
+              "the same way (DIR default build/mutation-auto; tests/mutation/README.md). Operators:\n"
+              "  relational        < <= > >=, each to its two neighbours (< to <= and >)\n"
+              "  equality          == with !=\n"
+              "  logical           && with ||\n"
+              "  drop-not          a unary ! dropped\n"
+              "  int-literal       an integer literal +1 and -1\n"
+              "  plus-minus        binary + with - on integers\n"
+              "  true-false        true with false\n"
+              "  delete-statement  an assignment or insert/erase/push_back/emplace_back statement deleted\n"
+              "--all runs every candidate; --count K a sample of K chosen by --seed N (default 1); the\n"
+              "ids of --mutant are looked up among all candidates (reproduce a survivor with it).\n"
+              "--file, --operator and --changed-since REV (the lines `git diff -U0 REV` touched in\n"
+              "core/) narrow the candidates. --list writes the chosen mutants to stdout in\n"
+              "catalogue form (a block can be moved into catalogue.txt as it is) and runs nothing.\n"
+              "--jobs N workers (default 1), each with its own mirror and build tree (DIR/worker-N).\n"
+              "A mutant's checks may take 3x the baseline's + 60 s, then it counts as a timeout.\n"
+              "Mutants listed in tests/mutation/equivalent.txt are not run and are counted apart; an\n"
+              "entry whose mutant is no longer generated is an error. Prints a line per mutant, then\n"
+              "the report per file and per operator (killed, survived, timeout, equivalent, did not\n"
+              "build) with each survivor's diff (also DIR/report.md); --junit FILE writes JUnit XML.\n"
+              "Exit codes: 0 no survivor, 1 a survivor, 2 usage error, stale equivalent entry or a\n"
+              "mutant that fails to apply, 3 clang cannot read the core or the baseline fails.\n\n"
               "Examples:\n"
               "  poolcheck mutate --list\n"
               "  poolcheck mutate\n"
               "  poolcheck mutate --mutant h47082-overwrite,clone-shallow\n"
-              "  poolcheck mutate --fuzz-seconds 60\n",
+              "  poolcheck mutate --fuzz-seconds 60\n"
+              "  poolcheck mutate --auto --list --file core/pairing.cpp > /tmp/pairing-mutants.txt\n"
+              "  poolcheck mutate --auto --seed 1 --count 20 --jobs 2\n"
+              "  poolcheck mutate --auto --all --jobs 2 --junit mutants.xml      # the nightly sweep\n"
+              "  poolcheck mutate --auto --changed-since origin/main --all --operator relational,equality\n"
+              "  poolcheck mutate --auto --mutant auto-pairing-26-relational-1\n",
               guarded("mutate", run_mutate)},
   };
 }
