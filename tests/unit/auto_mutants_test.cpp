@@ -87,14 +87,19 @@ TEST(AutoMutants, EachSiteBecomesCatalogueBlocksThatReadBackAndApply) {
   const auto mutants = mutants_of_file("core/token_types.cpp", source, sites);
   ASSERT_EQ(mutants.size(), 2u);
   const Mutant& first = mutants[0].mutant;
-  EXPECT_EQ(first.id, "auto-token-types-2-relational-1");
+  EXPECT_EQ(catalogue_block(first),
+            "=== auto-token-types-2-relational-1\n"
+            "module: auto\n"
+            "target: token_types\n"
+            "provenance: poolcheck mutate --auto (relational)\n"
+            "description: core/token_types.cpp:2: `<` -> `<=`\n"
+            "file: core/token_types.cpp\n"
+            "--- find\n"
+            "  if (a < 3) return 1;\n"
+            "--- replace\n"
+            "  if (a <= 3) return 1;\n"
+            "\n");
   EXPECT_EQ(mutants[1].mutant.id, "auto-token-types-2-relational-2");
-  EXPECT_EQ(first.module, "auto");
-  EXPECT_EQ(first.target, "token_types");
-  EXPECT_EQ(first.provenance, "poolcheck mutate --auto (relational)");
-  EXPECT_EQ(first.description, "core/token_types.cpp:2: `<` -> `<=`");
-  EXPECT_EQ(first.find, "  if (a < 3) return 1;\n");
-  EXPECT_EQ(first.replace, "  if (a <= 3) return 1;\n");
   EXPECT_EQ(mutants[1].mutant.replace, "  if (a > 3) return 1;\n");
 
   std::string catalogue;
