@@ -77,12 +77,17 @@ Json prompt_to_json(const EnginePrompt& prompt) {
 
 }  // namespace
 
+// Built member by member: nlohmann's initializer lists copy every value
+// twice, and every rejection a law checks is rendered here.
 Json error_body(const Error& error) {
-  return Json{{"error",
-               {{"message", error.message},
-                {"type", error.type},
-                {"param", error.param ? Json(*error.param) : Json(nullptr)},
-                {"code", error.code}}}};
+  Json inner = object_with_room(4);
+  inner["message"] = error.message;
+  inner["type"] = error.type;
+  inner["param"] = error.param ? Json(*error.param) : Json(nullptr);
+  inner["code"] = error.code;
+  Json body = object_with_room(1);
+  body["error"] = std::move(inner);
+  return body;
 }
 
 Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequest& request) {

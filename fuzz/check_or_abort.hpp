@@ -23,7 +23,8 @@ inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::si
     std::fflush(stderr);
     std::abort();
   }
-  return 0;
+  // -1 keeps an input the check skipped (over the work budget) out of the corpus.
+  return result.over_budget ? -1 : 0;
 }
 
 }  // namespace poolcheck::fuzz

@@ -1,17 +1,27 @@
 #pragma once
-// The request target's work budget. Padding to max_length makes every pair
-// max_model_len tokens long, and the spec lets a request output up to 2^24
-// token ids (10.15): a 200-byte input then pre-processes, renders and checks 16M tokens (twice,
-// for the determinism law), up to libFuzzer's timeout under ASan.
-// That is correct behaviour, not a hang, so a campaign that reports it as a
-// `timeout-` finding only adds noise. The fuzz target skips such inputs
-// (LLVMFuzzerTestOneInput returns -1: libFuzzer keeps them out of the corpus);
-// `poolcheck repro` and the properties still check them in full.
-#include <algorithm>
+// How the fuzz target `request` checks an input (laws::RequestCheck), and why.
+//
+// The work budget. Padding to max_length makes every pair max_model_len
+// tokens long, and the spec lets a request output up to 2^24 token ids
+// (10.15): a 200-byte input then pre-processes, renders and checks 16M
+// tokens, up to libFuzzer's timeout under ASan. That is correct behaviour, not
+// a hang, so a campaign that reports it as a `timeout-` finding only adds
+// noise. The target skips such inputs (LLVMFuzzerTestOneInput returns -1:
+// libFuzzer keeps them out of the corpus); `poolcheck repro` and the
+// properties still check them in full. The check reads the envelope it has
+// parsed anyway, so the budget costs no parse of its own.
+//
+// The full check. Determinism and coercion invariance each pre-process the
+// input again, and the wire round trip of every pair's params encodes and
+// decodes each pair's params three ways: together they cost more than
+// everything else a check does (profile in Fuzzing.md, "Performance"). The
+// target gives them to one input in kFullCheckOneIn, chosen by the input's
+// hash, so a finding reproduces; every other law runs on every input, and
+// `poolcheck repro` and the properties give every input the full check. The
+// params_wire target checks the wire round trip on every input of its own.
 #include <cstdint>
-#include <string_view>
 
-#include "core/envelope.hpp"
+#include "properties/laws/check.hpp"
 
 namespace poolcheck::fuzz {
 
@@ -19,17 +29,8 @@ namespace poolcheck::fuzz {
 // of a 2^24-token one (`poolcheck repro`, one run each), which had reached the
 // 10 s timeout on a loaded machine.
 inline constexpr std::int64_t kPaddedTokenBudget = std::int64_t{1} << 18;
+inline constexpr std::uint32_t kFullCheckOneIn = 8;
 
-// Whether the padded prompts of `bytes` exceed the budget. Unpadded prompts
-// are bounded by the input's own size (libFuzzer's max_len), so only padding counts.
-inline bool over_work_budget(std::string_view bytes) {
-  const auto envelope = parse_envelope(bytes);
-  if (!envelope || !envelope->request.pad_to_max_length) return false;
-  const auto pairs = static_cast<std::int64_t>(
-      std::max(envelope->request.queries.size(), envelope->request.documents.size()));
-  // Divided, not multiplied: max_model_len has no upper bound of its own
-  // (the core bounds the total output, spec 10.15), so the product could overflow.
-  return pairs > 0 && envelope->model.max_model_len > kPaddedTokenBudget / pairs;
-}
+inline constexpr laws::RequestCheck kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};
 
 }  // namespace poolcheck::fuzz

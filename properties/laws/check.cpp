@@ -1,5 +1,6 @@
 #include "properties/laws/check.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/envelope.hpp"
@@ -36,31 +37,34 @@ CheckResult guarded(Body body) {
 
 // Pre-processes `bytes` from scratch through `poolcheck preprocess`'s own
 // bytes-in path, so the command is under the laws too, and renders the outcome.
-Json preprocess_outcome(std::string_view bytes) {
+std::string preprocess_outcome(std::string_view bytes) {
   auto outcome = preprocess_json(bytes);
-  return outcome ? std::move(*outcome) : error_body(outcome.error());
+  return dump_json(outcome ? *outcome : error_body(outcome.error()));
 }
 
-// The coercion-invariance law on one typed field, respelled; which field and
-// which spelling follow from the input's own hash, so a finding reproduces.
-Violations respelled_run(std::string_view bytes, const Json& document, const std::string& outcome) {
-  const auto respelled = respell_one_field(document, fnv1a32(bytes));
-  if (!respelled) return {};
-  const std::string respelled_bytes = dump_json(respelled->envelope);
-  if (respelled_bytes.size() > kMaxInputBytes) return {};  // the respelling itself would be refused
-  return coercion_invariance(outcome, dump_json(preprocess_outcome(respelled_bytes)), respelled->what);
+// Whether the padded prompts of `envelope` exceed `budget` tokens (0: no
+// budget). Unpadded prompts are bounded by the input's own size, so only
+// padding counts. Divided, not multiplied: max_model_len has no upper bound
+// of its own (the core bounds the total output, spec 10.15), so the product
+// could overflow.
+bool over_padded_budget(const Envelope& envelope, std::int64_t budget) {
+  if (budget <= 0 || !envelope.request.pad_to_max_length) return false;
+  const auto pairs = static_cast<std::int64_t>(
+      std::max(envelope.request.queries.size(), envelope.request.documents.size()));
+  return pairs > 0 && envelope.model.max_model_len > budget / pairs;
 }
 
 // One run over a parsed document: the envelope, pre-processing, and the laws
 // that judge that run (an accepted one's, or a rejection's).
-CheckResult check_document(const Json& document) {
+CheckResult check_document(const Json& document, std::int64_t padded_token_budget, bool full) {
   auto envelope = envelope_from_json(document);
   if (!envelope) return rejected(envelope.error());
+  if (over_padded_budget(*envelope, padded_token_budget)) return {{}, false, nullptr, true};
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
       caller ? std::optional<PoolingParams>(caller->clone()) : std::nullopt;
   auto output = preprocess(envelope->model, envelope->request);
-  CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output}), true,
+  CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output, full}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
   append(result.violations, score_union(*document.find("request"), envelope->request));  // there: the envelope parsed
@@ -72,17 +76,51 @@ CheckResult check_document(const Json& document) {
   return result;
 }
 
-// The laws that run the input again, for every parsed document, rejected or not:
-// determinism, and coercion invariance (most refusals happen while the
-// request's fields are read, so they must be covered too).
-CheckResult check_request(std::string_view bytes) {
+Violations determinism(const std::string& outcome, const std::string& again) {
+  if (again == outcome) return {};
+  return {{"determinism", "a second run of the same input gave a different output"}};
+}
+
+// The laws that run the input again, for every parsed document, rejected or
+// not (most refusals happen while the request's fields are read, so they must
+// be covered too). Coercion invariance respells one typed field, chosen by
+// the input's hash so that a finding reproduces, and runs it. That run is
+// also a second run of the same request: a core that answers differently the
+// second time fails it as well. So the byte-identical second run of the
+// determinism law is only made where there is nothing to respell, or to tell
+// the two laws apart once the respelled run differs. What that gives up:
+// state keyed by the exact bytes (the core keeps none) would go unseen on
+// inputs that have a respelling.
+Violations rerun_laws(std::string_view bytes, const Json& document, const Json& first_outcome) {
+  const std::string outcome = dump_json(first_outcome);
+  const auto respelled = respell_one_field(document, fnv1a32(bytes));
+  std::string respelled_bytes = respelled ? dump_json(respelled->envelope) : std::string();
+  // A respelling past the size limit would itself be refused: nothing to compare.
+  if (!respelled || respelled_bytes.size() > kMaxInputBytes) return determinism(outcome, preprocess_outcome(bytes));
+  const std::string respelled_outcome = preprocess_outcome(respelled_bytes);
+  if (respelled_outcome == outcome) return {};
+  Violations found = determinism(outcome, preprocess_outcome(bytes));
+  return found.empty() ? coercion_invariance(outcome, respelled_outcome, respelled->what) : found;
+}
+
+// A hash of the bytes for choosing which inputs get the re-runs, independent
+// of fnv1a32's low bits (the respelling's choice): fnv1a32 mixed by
+// MurmurHash3's finaliser.
+std::uint32_t sampling_hash(std::string_view bytes) {
+  std::uint32_t h = fnv1a32(bytes);
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  return h ^ (h >> 16);
+}
+
+CheckResult check_request(std::string_view bytes, const RequestCheck& how) {
   auto document = parse_bounded_json(bytes);
   if (!document) return rejected(document.error());
-  CheckResult result = check_document(*document);
-  const std::string outcome = dump_json(result.outcome);
-  if (dump_json(preprocess_outcome(bytes)) != outcome)
-    result.violations.push_back({"determinism", "a second run of the same input gave a different output"});
-  append(result.violations, respelled_run(bytes, *document, outcome));
+  const bool full = how.full_check_one_in <= 1 || sampling_hash(bytes) % how.full_check_one_in == 0;
+  CheckResult result = check_document(*document, how.padded_token_budget, full);
+  if (!result.over_budget && full) append(result.violations, rerun_laws(bytes, *document, result.outcome));
   return result;
 }
 
@@ -97,6 +135,8 @@ CheckResult check_params_wire(std::string_view bytes) {
 // third one without params at all.
 std::vector<BatchRequest> batch_from_types(const std::vector<std::int64_t>& types) {
   std::vector<BatchRequest> batch;
+  // Room for every request up front: growing would copy each one's params.
+  batch.reserve(1 + static_cast<std::size_t>(std::count_if(types.begin(), types.end(), [](std::int64_t t) { return t < 0; })));
   std::vector<std::int64_t> segment;
   auto flush = [&] {
     BatchRequest request;
@@ -141,17 +181,16 @@ CheckResult check_token_types(std::string_view bytes) {
 CheckResult check_verify(std::string_view bytes) {
   auto parsed = parse_verify_input(bytes);
   if (!parsed) return rejected(parsed.error());
-  CheckResult result{verify_law(parsed->model, parsed->params), false, nullptr};
-  auto verified = verify_params(parsed->params, parsed->model);
-  result.accepted = verified.ok();
-  result.outcome = verified ? params_to_object(*verified) : error_body(verified.error());
-  return result;
+  auto run = verify_with_laws(parsed->model, parsed->params);
+  const auto& verified = run.verified;
+  return {std::move(run.violations), verified.ok(), verified ? params_to_object(*verified) : error_body(verified.error())};
 }
 
 }  // namespace
 
-CheckResult check_request_input(std::string_view bytes) {
-  return guarded([&] { return check_request(bytes); });
+CheckResult check_request_input(std::string_view bytes) { return check_request_input(bytes, RequestCheck{}); }
+CheckResult check_request_input(std::string_view bytes, const RequestCheck& how) {
+  return guarded([&] { return check_request(bytes, how); });
 }
 CheckResult check_params_wire_input(std::string_view bytes) {
   return guarded([&] { return check_params_wire(bytes); });

@@ -3,6 +3,7 @@
 // `poolcheck repro` all hand raw input bytes to one of these, and report what
 // comes back. One function per fuzz target; each runs the core and every law
 // that applies, and never throws.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,12 +19,30 @@ struct CheckResult {
   // What the core answered: its output, or the error body. Canonical (the
   // same input gives the same bytes), so a corpus entry can pin it.
   Json outcome;
+  // The input was over RequestCheck::padded_token_budget and was not checked.
+  bool over_budget = false;
 };
 
-// The `poolcheck preprocess` envelope: bounded parse, pre-processing (twice,
-// for determinism, and once more with a typed field respelled, for coercion
-// invariance), every law of spec section 8.
+// The `poolcheck preprocess` envelope: bounded parse, pre-processing, every
+// law of spec section 8, and the two laws that run the input again:
+// determinism (the same bytes again) and coercion invariance (one typed field
+// respelled as pydantic coerces it).
 CheckResult check_request_input(std::string_view bytes);
+
+// How the fuzz target `request` checks an input (fuzz/request_fuzzer.cpp);
+// the defaults are check_request_input's, every law on every input.
+struct RequestCheck {
+  // > 0: an envelope whose padded prompts would exceed this many tokens is
+  // not pre-processed (over_budget; fuzz/work_budget.hpp says why).
+  std::int64_t padded_token_budget = 0;
+  // The two most expensive parts of a check: the re-runs (each a whole
+  // pre-processing, rendered) and the wire round trip of every pair's params.
+  // With n > 1 only inputs whose hash is 0 mod n get them; the others get
+  // every other law. The choice follows from the bytes, so a finding
+  // reproduces, and `poolcheck repro` (n = 1) sees it too.
+  std::uint32_t full_check_one_in = 1;
+};
+CheckResult check_request_input(std::string_view bytes, const RequestCheck& how);
 // MessagePack bytes of the wire form: decode, encode, decode is a fixed point;
 // object form round trip; exact errors.
 CheckResult check_params_wire_input(std::string_view bytes);

@@ -1,6 +1,8 @@
 #include "properties/laws/error_laws.hpp"
 
+#include <cctype>
 #include <regex>
+#include <string_view>
 
 #include "core/output_json.hpp"
 
@@ -17,10 +19,50 @@ struct MessageFamily {
   Param param;
   std::string param_name;  // when Param::Named
   std::regex pattern;
+  // Text every match contains (required_text), so that a message is only
+  // handed to std::regex, which is slow, when it can match.
+  std::string required;
 };
 
+// Whether the pattern character at `i` is a plain one (a literal outside any
+// class, group or quantifier). Escaped punctuation is plain; \d, \s and the
+// like are not.
+bool plain_at(std::string_view pattern, std::size_t i) {
+  if (pattern[i] == '\\') return i + 1 < pattern.size() && !std::isalnum(static_cast<unsigned char>(pattern[i + 1]));
+  return std::string_view("^$.|?*+()[]{}").find(pattern[i]) == std::string_view::npos;
+}
+
+// The longest run of plain characters at the top level of `pattern` (outside
+// parentheses and brackets), less a last character that a quantifier makes
+// optional: text that every match of the whole pattern contains. Empty when the
+// pattern has a top-level alternative, which would make no text required.
+std::string required_text(std::string_view pattern) {
+  std::string best, run;
+  int depth = 0;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    const bool escaped = c == '\\';
+    if (!in_class && depth == 0 && plain_at(pattern, i)) {
+      run += escaped ? pattern[++i] : c;
+      continue;
+    }
+    if (std::string_view("?*{").find(c) != std::string_view::npos && !run.empty()) run.pop_back();
+    if (run.size() > best.size()) best = run;
+    run.clear();
+    if (escaped) ++i;  // \d, \s, ...: one character, not text
+    else if (in_class) in_class = c != ']';
+    else if (c == '[') in_class = true;
+    else if (c == '(') ++depth;
+    else if (c == ')') --depth;
+    else if (c == '|' && depth == 0) return "";
+  }
+  return run.size() > best.size() ? run : best;
+}
+
 MessageFamily family(std::string name, bool spec, Param param, std::string param_name, const char* pattern) {
-  return {std::move(name), spec, param, std::move(param_name), std::regex(pattern, std::regex::ECMAScript | std::regex::optimize)};
+  return {std::move(name), spec, param, std::move(param_name),
+          std::regex(pattern, std::regex::ECMAScript | std::regex::optimize), required_text(pattern)};
 }
 
 const std::vector<MessageFamily>& catalogue() {
@@ -79,7 +121,7 @@ const std::vector<MessageFamily>& catalogue() {
 
 const MessageFamily* find_family(const std::string& message) {
   for (const auto& f : catalogue())
-    if (std::regex_match(message, f.pattern)) return &f;
+    if (message.find(f.required) != std::string::npos && std::regex_match(message, f.pattern)) return &f;
   return nullptr;
 }
 

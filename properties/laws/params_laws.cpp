@@ -70,12 +70,18 @@ Violations params_round_trip(const PoolingParams& params) {
   }
   if (!wire.empty() && wire.back() == wire_default(wire.size() - 1))
     out.push_back({kLaw, "encode is not canonical: " + dump_json(wire) + " ends in a default value"});
-  expect_same(out, "JSON view decode(encode(p))", params, decode_wire(wire));
+  // The MessagePack path is the JSON view's (encode_wire, decode_wire) with
+  // the byte codec in between, so when it holds the JSON view holds too (short
+  // of a byte codec that undoes a bug of the view exactly). The view alone is
+  // checked when the bytes cannot be written.
   auto bytes = encode_wire_msgpack(params);
-  if (bytes)
+  if (bytes) {
     expect_same(out, "MessagePack decode(encode(p))", params, decode_wire_msgpack(*bytes));
-  else if (!params.extra_kwargs || !holds_big_integer(*params.extra_kwargs))  // msgspec's OverflowError
-    out.push_back({kLaw, "MessagePack encode failed on " + show(params) + ": " + bytes.error().message});
+  } else {
+    expect_same(out, "JSON view decode(encode(p))", params, decode_wire(wire));
+    if (!params.extra_kwargs || !holds_big_integer(*params.extra_kwargs))  // msgspec's OverflowError
+      out.push_back({kLaw, "MessagePack encode failed on " + show(params) + ": " + bytes.error().message});
+  }
   expect_same(out, "object form", params, params_from_object(params_to_object(params), "pooling_params"));
   return out;
 }

@@ -15,6 +15,9 @@ struct RequestRun {
   // A deep snapshot of envelope.request.caller_params taken before the run.
   const std::optional<PoolingParams>& caller_before;
   const PreprocessOutput& output;
+  // False: the pairs' params skip the wire round trip
+  // (laws::RequestCheck::full_check_one_in says when).
+  bool wire_round_trip = true;
 };
 
 // Every key of the base extra_kwargs is in every pair's, deep-equal
@@ -49,7 +52,7 @@ Violations prompt_exact(const RequestRun& run);
 // query 0 for 1:N and query i for N:N.
 Violations pairing_cardinality(const RequestRun& run);
 
-// All of the above, plus the wire round trip of every pair's params.
+// All of the above, plus the wire round trip of the pairs' params.
 Violations request_laws(const RequestRun& run);
 
 // The score union (spec 11.5) of an accepted score body: its sides are those

@@ -58,17 +58,18 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
                          ": expected it to start with \"" + want + "\", got: " + error.message}};
 }
 
-Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
-  Violations out;
+VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params) {
   const PoolingParams before = params.clone();
-  auto verified = verify_params(params, model);
+  VerifyRun run{{}, verify_params(params, model)};
+  Violations& out = run.violations;
+  const auto& verified = run.verified;
   if (!deep_equal(before, params))
     out.push_back({"verify", "verify modified its input from " + show(before) + " to " + show(params)});
   if (!verified) {
     append(out, error_law(verified.error()));
     append(out, verify_rejection_blames_request(params, verified.error()));
     append(out, unsupported_message_task(params, verified.error()));
-    return out;
+    return run;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)
     out.push_back({"verify", "the verified params share extra_kwargs with the input"});
@@ -79,7 +80,11 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
   else if (!deep_equal(*again, *verified))
     out.push_back({"verify", "verify is not idempotent: " + show(*verified) + " became " + show(*again)});
   append(out, params_round_trip(*verified));
-  return out;
+  return run;
+}
+
+Violations verify_law(const ModelConfig& model, const PoolingParams& params) {
+  return verify_with_laws(model, params).violations;
 }
 
 }  // namespace poolcheck::laws

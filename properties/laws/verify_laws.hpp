@@ -7,6 +7,13 @@
 
 namespace poolcheck::laws {
 
+// verify on `params`, with its laws, and what it answered (the fuzz target's
+// outcome, so verify runs twice per input, not three times).
+struct VerifyRun {
+  Violations violations;
+  Result<PoolingParams> verified;
+};
+VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params);
 Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 
 // An "only supports [...] parameters, does not support [...] parameters"

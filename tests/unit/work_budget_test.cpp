@@ -9,7 +9,12 @@
 namespace {
 
 using poolcheck::fuzz::kPaddedTokenBudget;
-using poolcheck::fuzz::over_work_budget;
+
+// What the request target asks of the check (one parse: the budget reads the
+// envelope the check has parsed anyway).
+bool over_work_budget(const std::string& bytes) {
+  return poolcheck::laws::check_request_input(bytes, poolcheck::fuzz::kRequestTargetCheck).over_budget;
+}
 
 std::string padded(std::int64_t max_model_len, const std::string& documents, const char* padding = "max_length") {
   return R"({"endpoint":"score","model":{"max_model_len":)" + std::to_string(max_model_len) +
@@ -31,6 +36,10 @@ TEST(WorkBudget, OnlyPaddingCountsAndInvalidInputIsChecked) {
   // Rejected inputs cost nothing: the target checks their error.
   EXPECT_FALSE(over_work_budget(padded(0, R"("d")")));
   EXPECT_FALSE(over_work_budget("not json"));
+}
+
+TEST(WorkBudget, TheDefaultCheckHasNoBudget) {
+  EXPECT_FALSE(poolcheck::laws::check_request_input(padded(kPaddedTokenBudget + 1, R"("d")")).over_budget);
 }
 
 }  // namespace
