@@ -1,28 +1,46 @@
-// Benchmark baseline, not a product target: `poolcheck_fuzz_parse_only` runs
-// only the bounded JSON parse (core/json_input.hpp) on the bytes and checks no
-// law. It exists so the `request` target's exec/s can be measured against the
-// cheapest thing any JSON target must do, with the same compiler flags
-// (sanitizers and coverage), the same dictionary, limits and custom mutator
-// (issue 4, "Performance"; the figures are in Fuzzing.md, "Performance").
-// It is kept out of `poolcheck fuzz`'s target list and of the fuzz-smoke
-// tests: it can find nothing the `request` target would not.
+// Benchmark baselines, not product targets (bench/fuzz_speed, Fuzzing.md
+// "Performance"): each runs only the decoding its fuzz target must do before
+// any law, and checks nothing, so that a target's exec/s can be measured
+// against the cheapest thing it could possibly do, with the same compiler
+// flags (sanitizers and coverage), libraries and custom mutator. Built once
+// per decoding (POOLCHECK_BASELINE, fuzz/CMakeLists.txt):
+//   poolcheck_fuzz_parse_only            the bounded JSON parse (request, verify)
+//   poolcheck_fuzz_token_types_decode    bytes to token types (token_types)
+//   poolcheck_fuzz_params_wire_decode    the MessagePack wire decode (params_wire)
+// They are kept out of `poolcheck fuzz`'s target list and of the fuzz-smoke
+// tests: they can find nothing their targets would not.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "core/json_input.hpp"
-#include "fuzz/json_mutator.hpp"
+#include "core/wire.hpp"
+#include "fuzz/custom_mutators.hpp"
+#include "properties/laws/check.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto parsed =
-      poolcheck::parse_bounded_json(std::string_view(reinterpret_cast<const char*>(data), size));
-  // Read the result so the call is not dead code; the value itself is dropped.
-  return parsed ? 0 : 0;
+namespace {
+
+enum class Decoding { Parse, TokenTypes, ParamsWire };
+constexpr Decoding kDecoding = Decoding::POOLCHECK_BASELINE;
+
+// Decodes and drops the result (reading it, so the call is not dead code).
+bool decode(std::string_view bytes) {
+  if constexpr (kDecoding == Decoding::Parse) return poolcheck::parse_bounded_json(bytes).ok();
+  if constexpr (kDecoding == Decoding::TokenTypes) return !poolcheck::laws::token_types_from_bytes(bytes).empty();
+  if constexpr (kDecoding == Decoding::ParamsWire) return poolcheck::decode_wire_msgpack(bytes).ok();
 }
 
-// The same mutator as `request`, so both targets see the same kind of inputs
-// (mostly valid JSON) and pay the same mutation cost per execution.
+constexpr const char* kMutatorOf[] = {"request", "token_types", "params_wire"};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return decode(std::string_view(reinterpret_cast<const char*>(data), size)) ? 0 : 0;
+}
+
+// The mutator of the target it stands for, so that in a campaign both see the
+// same kind of inputs and pay the same mutation cost per execution.
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
                                                unsigned int seed) {
-  return poolcheck::fuzz::custom_mutator(data, size, max_size, seed);
+  return poolcheck::fuzz::custom_mutator(kMutatorOf[static_cast<int>(kDecoding)], data, size, max_size, seed);
 }

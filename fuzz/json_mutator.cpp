@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -13,12 +12,6 @@
 #include "core/json.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
-
-// libFuzzer's byte mutator. Declared weak so that the same target sources also
-// link into the replay drivers, which have no libFuzzer and never mutate: there
-// the address is null and mutate_json flips a byte itself.
-extern "C" __attribute__((weak)) std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size,
-                                                              std::size_t max_size);
 
 namespace poolcheck::fuzz {
 namespace {
@@ -433,21 +426,10 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
   }
 }
 
-bool json_mutator_enabled() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("POOLCHECK_JSON_MUTATOR");
-    return value == nullptr || std::string_view(value) != "0";
-  }();
-  return enabled;
-}
-
-std::size_t custom_mutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed) {
-  if (!json_mutator_enabled()) {
-    if (LLVMFuzzerMutate != nullptr) return LLVMFuzzerMutate(data, size, max_size);
-    Rng rng(seed);
-    return flip_one_bit(data, size, max_size, rng);
-  }
-  return mutate_json(data, size, max_size, seed, LLVMFuzzerMutate);
+std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,
+                         ByteMutator bytes) {
+  Rng rng(seed);
+  return mutate_bytes(data, size, max_size, rng, bytes);
 }
 
 }  // namespace poolcheck::fuzz

@@ -24,13 +24,9 @@ using ByteMutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::s
 std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,
                         ByteMutator bytes);
 
-// False when the environment variable POOLCHECK_JSON_MUTATOR is "0" (read
-// once): the JSON targets then mutate bytes only, as libFuzzer would without a
-// custom mutator. For measuring the mutator, and as an escape hatch.
-bool json_mutator_enabled();
-
-// The body of the JSON targets' LLVMFuzzerCustomMutator: mutate_json with
-// libFuzzer's LLVMFuzzerMutate, or LLVMFuzzerMutate alone when disabled.
-std::size_t custom_mutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed);
+// `bytes`, or without one (replay drivers, tests) one flipped bit, or a `{`
+// into an empty input.
+std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,
+                         ByteMutator bytes);
 
 }  // namespace poolcheck::fuzz

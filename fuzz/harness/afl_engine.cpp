@@ -13,6 +13,7 @@
 // at start, every 60 s and at exit; that file gives the map size.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -100,10 +101,26 @@ class AflEngine final : public FuzzEngine {
         {"ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0:malloc_context_size=0"},
         {"UBSAN_OPTIONS", "abort_on_error=1:halt_on_error=1:symbolize=0"},
     };
+    add_spec_mutator(plan, launch);
     return launch;
   }
 
   bool status_by_udp() const override { return true; }
+
+  // The spec mutator of the libFuzzer targets (fuzz/afl_custom_mutator.cpp),
+  // from its own build next to the AFL++ one (build/afl-mutator beside
+  // build/afl: `cmake --workflow --preset afl-mutator`), unless the user
+  // names a library in AFL_CUSTOM_MUTATOR_LIBRARY. Without either, AFL++
+  // mutates bytes alone, and the campaign says so.
+  static void add_spec_mutator(const TargetPlan& plan, Launch& launch) {
+    launch.env.emplace_back("POOLCHECK_AFL_TARGET", plan.target);
+    if (std::getenv("AFL_CUSTOM_MUTATOR_LIBRARY") != nullptr) return;
+    const fs::path library = plan.binary.parent_path().parent_path().parent_path() / "afl-mutator" / "fuzz" /
+                             "libpoolcheck_afl_mutator.so";
+    std::error_code ec;
+    if (fs::is_regular_file(library, ec)) launch.env.emplace_back("AFL_CUSTOM_MUTATOR_LIBRARY", library.string());
+    else std::fprintf(stderr, "poolcheck fuzz: no %s, so AFL++ mutates bytes alone (build it: cmake --workflow --preset afl-mutator)\n", library.c_str());
+  }
 
   bool read_line(std::string_view line, FuzzStatus& status) const override {
     long pid = 0;

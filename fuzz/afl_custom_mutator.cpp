@@ -1,0 +1,74 @@
+// AFL++'s custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY): the same mutations as
+// the libFuzzer targets' LLVMFuzzerCustomMutator (custom_mutators.hpp), so a
+// campaign on the second engine draws from the property generators too.
+// `poolcheck fuzz --engine afl` loads it (libpoolcheck_afl_mutator.so) and
+// names the target in POOLCHECK_AFL_TARGET; by hand:
+//
+//   AFL_CUSTOM_MUTATOR_LIBRARY=build/afl-mutator/fuzz/libpoolcheck_afl_mutator.so \
+//   POOLCHECK_AFL_TARGET=request afl-fuzz -i corpus/request/seeds -o out -- build/afl/fuzz/poolcheck_afl_request
+//
+// AFL++ keeps its own havoc stage alongside (AFL_CUSTOM_MUTATOR_ONLY=1 turns it
+// off). There is no libFuzzer here, so the byte half of the mix is AFL++'s own
+// havoc; this library flips one bit where custom_mutators.hpp would call the
+// engine's byte mutator.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz/custom_mutators.hpp"
+
+namespace {
+
+constexpr std::string_view kTargets[] = {"request", "verify", "params_wire", "token_types"};
+
+struct MutatorState {
+  std::string target;
+  std::uint64_t seed;
+  std::vector<std::uint8_t> buffer;
+};
+
+// splitmix64: one seed per call, from AFL++'s seed.
+std::uint64_t next_seed(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+extern "C" void* afl_custom_init(void* /*afl*/, unsigned int seed) {
+  const char* target = std::getenv("POOLCHECK_AFL_TARGET");
+  for (std::string_view known : kTargets)
+    if (target != nullptr && known == target)
+      return new (std::nothrow) MutatorState{std::string(known), seed, {}};
+  std::fprintf(stderr,
+               "libpoolcheck_afl_mutator: set POOLCHECK_AFL_TARGET to the fuzz target's name "
+               "(request, verify, params_wire or token_types); got %s\n",
+               target != nullptr ? target : "nothing");
+  return nullptr;
+}
+
+extern "C" std::size_t afl_custom_fuzz(void* data, std::uint8_t* buf, std::size_t buf_size, std::uint8_t** out_buf,
+                                       std::uint8_t* /*add_buf*/, std::size_t /*add_buf_size*/, std::size_t max_size) {
+  auto& state = *static_cast<MutatorState*>(data);
+  state.buffer.assign(buf, buf + buf_size);
+  state.buffer.resize(std::max(max_size, buf_size));
+  const auto seed = static_cast<unsigned int>(next_seed(state.seed));
+  const std::size_t size =
+      poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, max_size, seed, nullptr);
+  *out_buf = state.buffer.data();
+  return size;
+}
+
+extern "C" const char* afl_custom_describe(void* data, std::size_t /*max_description_len*/) {
+  return static_cast<MutatorState*>(data)->target == "request" ? "poolcheck-spec" : "poolcheck";
+}
+
+extern "C" void afl_custom_deinit(void* data) { delete static_cast<MutatorState*>(data); }

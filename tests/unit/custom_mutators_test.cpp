@@ -1,0 +1,118 @@
+// The fuzz targets' custom mutators (fuzz/custom_mutators.hpp) and the spec
+// mutations they draw from (properties/suites/input_mutations.hpp): the
+// contract an engine relies on (within max_size, deterministic, never
+// throwing) and what each mutation promises to make.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/json_input.hpp"
+#include "fuzz/custom_mutators.hpp"
+#include "properties/suites/input_mutations.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using poolcheck::Json;
+
+std::vector<std::string> seeds_of(const std::string& target) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(POOLCHECK_SOURCE_DIR) / "corpus" / target / "seeds")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    out.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return out;
+}
+
+std::string mutate(const std::string& target, const std::string& input, unsigned int seed, std::size_t max_size) {
+  std::vector<std::uint8_t> buffer(std::max(max_size, input.size()));
+  std::copy(input.begin(), input.end(), buffer.begin());
+  const std::size_t size =
+      poolcheck::fuzz::custom_mutator(target, buffer.data(), input.size(), max_size, seed, nullptr);
+  EXPECT_LE(size, max_size) << target << " seed " << seed;
+  return std::string(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(std::min(size, max_size)));
+}
+
+TEST(CustomMutators, StayWithinMaxSizeAndAreDeterministic) {
+  for (const std::string target : {"request", "verify", "params_wire", "token_types"}) {
+    const auto seeds = seeds_of(target);
+    ASSERT_FALSE(seeds.empty()) << target;
+    std::size_t changed = 0, runs = 0;
+    for (const auto& input : seeds) {
+      for (unsigned int seed = 0; seed < 40; ++seed, ++runs) {
+        const std::string once = mutate(target, input, seed, 4096);
+        EXPECT_EQ(mutate(target, input, seed, 4096), once) << target << " seed " << seed;
+        changed += once != input;
+        mutate(target, input, seed, input.size());  // no room to grow: falls back, never overflows
+      }
+    }
+    EXPECT_GT(changed * 10, runs * 8) << target << ": most mutants differ from their input";
+  }
+}
+
+// Draws of the request mutations from many seeds, from one valid envelope.
+std::vector<poolcheck::props::MutatedInput> request_draws(const std::string& envelope, int count) {
+  const auto parsed = poolcheck::parse_bounded_json(envelope);
+  EXPECT_TRUE(parsed.ok());
+  std::vector<poolcheck::props::MutatedInput> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(poolcheck::props::gen_request_mutation(*parsed)(rc::Random(static_cast<std::uint64_t>(i)), 30).value());
+  return out;
+}
+
+const char* const kEnvelope =
+    R"({"endpoint":"rerank","request":{"query":"a cat","documents":["the mat","sat on"],"top_n":1}})";
+
+TEST(RequestMutations, EveryKindIsDrawnAndMostStayJson) {
+  std::set<std::string> kinds;
+  std::size_t json = 0;
+  const auto draws = request_draws(kEnvelope, 600);
+  for (const auto& draw : draws) {
+    json += poolcheck::parse_bounded_json(draw.bytes).ok();
+    for (const auto& name : poolcheck::props::request_mutation_names())
+      if (draw.what.find(name) != std::string::npos) kinds.insert(name);
+  }
+  for (const auto& name : poolcheck::props::request_mutation_names()) EXPECT_TRUE(kinds.count(name)) << name;
+  EXPECT_GT(json * 10, draws.size() * 8);
+}
+
+TEST(RequestMutations, NestingReachesExactlyTheLimitOrOnePast) {
+  std::set<int> depths;
+  for (const auto& draw : request_draws(kEnvelope, 600))
+    if (draw.what.rfind("nesting", 0) == 0) depths.insert(poolcheck::nesting_depth(draw.bytes, 100));
+  EXPECT_EQ(depths, (std::set<int>{poolcheck::kMaxNestingDepth, poolcheck::kMaxNestingDepth + 1}));
+}
+
+TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
+  int seen = 0;
+  for (const auto& draw : request_draws(kEnvelope, 600)) {
+    if (draw.what.rfind("repeated key", 0) != 0) continue;
+    ++seen;
+    const auto key = draw.what.substr(draw.what.find('\'') + 1);
+    const std::string quoted = "\"" + key.substr(0, key.find('\'')) + "\":";
+    const auto first = draw.bytes.find(quoted);
+    ASSERT_NE(first, std::string::npos) << draw.bytes;
+    EXPECT_NE(draw.bytes.find(quoted, first + 1), std::string::npos) << draw.bytes;
+    EXPECT_NE(draw.bytes.find("x-filler-"), std::string::npos);
+  }
+  EXPECT_GT(seen, 0);
+}
+
+TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
+  // [CLS] a cat [SEP] the mat [SEP]: the longest prompt is 7 tokens, the target 7 - 3 to 7 + 1.
+  for (const auto& draw : request_draws(kEnvelope, 600)) {
+    if (draw.what.rfind("truncate_prompt_tokens", 0) != 0) continue;
+    const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+    ASSERT_TRUE(parsed.ok());
+    const auto target = (*parsed)["request"]["truncate_prompt_tokens"].get<std::int64_t>();
+    EXPECT_GE(target, 4);
+    EXPECT_LE(target, 8);
+  }
+}
+
+}  // namespace
