@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "fuzz/harness/auto_mutants.hpp"
 #include "fuzz/harness/auto_report.hpp"
@@ -16,7 +17,8 @@
 namespace poolcheck::harness {
 namespace {
 
-// A hung mutant's checks are stopped at this multiple of the baseline's, plus the margin.
+// A hung mutant's checks are stopped at this multiple of the baseline's (times
+// the workers, which share the cores the baseline had alone), plus the margin.
 constexpr double kTimeoutFactor = 3;
 constexpr double kTimeoutMarginSeconds = 60;
 
@@ -137,17 +139,27 @@ Workspace worker_workspace(const AutoOptions& options, const fs::path& work, int
   return workspace_at(options.root, work / ("worker-" + std::to_string(index)));
 }
 
+// The workers' builds share the cores: Ninja's default of cores + 2 jobs each
+// would make the checks running beside a build crawl, and time out.
+Tree worker_tree(const AutoOptions& options, const Workspace& workspace) {
+  Tree tree = checks_tree(workspace, options.cxx_compiler);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tree.parallel = std::max(1, cores / options.jobs);
+  return tree;
+}
+
 // The baseline in worker-0's workspace; what it took sets the timeouts.
 Result<CheckLimits> run_baseline(const AutoOptions& options, const fs::path& work, std::string& line,
                                  std::ostream& out) {
   const Workspace workspace = worker_workspace(options, work, 0);
-  const Tree tree = checks_tree(workspace, options.cxx_compiler);
+  const Tree tree = worker_tree(options, workspace);
   auto baseline = build_baseline(workspace, tree, out);
   if (!baseline) return baseline.error();
   std::set<std::string> all_properties;
   run_checks(workspace, tree, CheckLimits{}, all_properties, *baseline);
-  const CheckLimits limits{kTimeoutFactor * baseline->properties_seconds + kTimeoutMarginSeconds,
-                           kTimeoutFactor * baseline->corpus_seconds + kTimeoutMarginSeconds};
+  const double factor = kTimeoutFactor * options.jobs;
+  const CheckLimits limits{factor * baseline->properties_seconds + kTimeoutMarginSeconds,
+                           factor * baseline->corpus_seconds + kTimeoutMarginSeconds};
   line = std::to_string(baseline->corpus_cases) + " corpus entries, " + std::to_string(all_properties.size()) +
          " property tests; build " + seconds_text(baseline->build_seconds) + " s, properties " +
          seconds_text(baseline->properties_seconds) + " s, corpus " + seconds_text(baseline->corpus_seconds) +
@@ -186,7 +198,7 @@ std::vector<SweepResult> run_sweep(const AutoOptions& options, const fs::path& w
   bool prepared = false;  // per worker: each one is a forked process with its own copy
   auto task = [&](int worker, const Json& request) -> Json {
     const Workspace workspace = worker_workspace(options, work, worker);
-    const Tree tree = checks_tree(workspace, options.cxx_compiler);
+    const Tree tree = worker_tree(options, workspace);
     std::ostream quiet(nullptr);
     if (!prepared && worker != 0)  // worker-0's tree is the baseline's
       if (auto built = prepare(workspace, tree, quiet); !built) return Json{{"error", built.error().message}};

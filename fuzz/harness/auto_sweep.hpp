@@ -9,7 +9,8 @@
 //   report.md    per file and per operator: killed, survived, timeout,
 //                equivalent, did not build; the survivors with diff and reproduce command
 // The baseline runs first in worker-0 and must pass; a mutant's checks may
-// take 3 times the baseline's plus a minute before it counts as a timeout.
+// take 3 times the baseline's, times the workers, plus a minute before it
+// counts as a timeout. Each worker's builds get cores / jobs compile jobs.
 // tests/mutation/equivalent.txt (equivalent_list.hpp) names the mutants
 // judged equivalent: they are not run, and counted apart.
 #include <cstdint>

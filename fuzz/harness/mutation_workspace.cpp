@@ -188,7 +188,9 @@ MaybeError configure(const Workspace& workspace, const Tree& tree, std::ostream&
 }
 
 CommandOutcome build(const Workspace& workspace, const Tree& tree, const std::string& label) {
-  std::vector<std::string> argv = {"cmake", "--build", tree.dir.string(), "--target"};
+  std::vector<std::string> argv = {"cmake", "--build", tree.dir.string()};
+  if (tree.parallel > 0) argv.insert(argv.end(), {"--parallel", std::to_string(tree.parallel)});
+  argv.push_back("--target");
   argv.insert(argv.end(), tree.targets.begin(), tree.targets.end());
   return run_logged(argv, {}, workspace.logs / (label + "." + tree.dir.filename().string() + ".log"), 0);
 }

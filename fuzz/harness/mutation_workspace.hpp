@@ -37,6 +37,7 @@ struct Tree {
   fs::path dir;
   std::vector<std::string> configure_args;
   std::vector<std::string> targets;
+  int parallel = 0;  // compile jobs; 0: the build tool's default (Ninja: the cores + 2)
 };
 
 Workspace workspace_at(const fs::path& root, const fs::path& dir);  // creates src/, logs/, results/
