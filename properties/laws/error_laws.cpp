@@ -3,6 +3,7 @@
 #include <cctype>
 #include <regex>
 #include <string_view>
+#include <unordered_map>
 
 #include "core/output_json.hpp"
 
@@ -119,10 +120,20 @@ const std::vector<MessageFamily>& catalogue() {
   return families;
 }
 
-const MessageFamily* find_family(const std::string& message) {
+const MessageFamily* match_family(const std::string& message) {
   for (const auto& f : catalogue())
     if (message.find(f.required) != std::string::npos && std::regex_match(message, f.pattern)) return &f;
   return nullptr;
+}
+
+// Remembered per message: a fuzz campaign checks the same few messages
+// millions of times, and std::regex is slow. The answer depends on the message
+// alone. Bounded, and per thread.
+const MessageFamily* find_family(const std::string& message) {
+  thread_local std::unordered_map<std::string, const MessageFamily*> seen;
+  if (const auto it = seen.find(message); it != seen.end()) return it->second;
+  if (seen.size() >= 4096) seen.clear();
+  return seen.emplace(message, match_family(message)).first->second;
 }
 
 }  // namespace
