@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string_view>
 
 #include "core/json_api.hpp"
@@ -304,16 +305,23 @@ bool fresh_verify_field(Json& input, std::string& what) {
   return graft_one_member(into, *from);
 }
 
+// n + delta, held at the int64 limits: the sizes come from the input.
+std::int64_t saturated(std::int64_t n, std::int64_t delta) {
+  std::int64_t sum = 0;
+  if (!__builtin_add_overflow(n, delta, &sum)) return sum;
+  return delta > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+}
+
 // dimensions on either side of the model's range, its listed sizes included.
 bool dimensions_at_edges(Json& input, std::string& what) {
   const Json& model = object_at(input, "model");
   const auto size = model.find("embedding_size");
   const std::int64_t embedding = size != model.end() && size->is_number_integer() ? size->get<std::int64_t>() : 384;
-  std::vector<std::int64_t> edges{0, 1, -1, embedding, embedding + 1, embedding - 1};
+  std::vector<std::int64_t> edges{0, 1, -1, embedding, saturated(embedding, 1), saturated(embedding, -1)};
   const auto listed = model.find("matryoshka_dimensions");
   if (listed != model.end() && listed->is_array())
     for (const auto& d : *listed)
-      if (d.is_number_integer()) edges.insert(edges.end(), {d.get<std::int64_t>(), d.get<std::int64_t>() + 1});
+      if (d.is_number_integer()) edges.insert(edges.end(), {d.get<std::int64_t>(), saturated(d.get<std::int64_t>(), 1)});
   const std::int64_t d = *rc::gen::elementOf(edges);
   object_at(input, "pooling_params")["dimensions"] = d;
   what = "dimensions " + std::to_string(d);
