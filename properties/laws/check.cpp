@@ -67,7 +67,10 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output, full}), true,
                                             preprocess_output_to_json(*output, envelope->request)}
                               : rejected(output.error());
-  append(result.violations, score_union(*document.find("request"), envelope->request));  // there: the envelope parsed
+  const Json& body = *document.find("request");  // there: the envelope parsed
+  append(result.violations, score_union(body, envelope->request));
+  if (output && envelope->request.endpoint != Endpoint::LlmScore)
+    append(result.violations, bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank));
   if (!output) {
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;

@@ -34,12 +34,12 @@ SignedDigits split_sign(const std::string& decimal) {
 
 const std::vector<TypedField>& typed_fields() {
   static const std::vector<TypedField> fields{
-      {"truncate_prompt_tokens", false, false, std::nullopt},
+      {"truncate_prompt_tokens", false, false, std::nullopt, -1},
       {"priority", false, false, 0},
       {"use_activation", true, false, std::nullopt},
-      {"max_tokens_per_query", false, false, 0},
-      {"max_tokens_per_doc", false, false, 0},
-      {"top_n", false, true, 0},
+      {"max_tokens_per_query", false, false, 0, 0},
+      {"max_tokens_per_doc", false, false, 0, 0},
+      {"top_n", false, true, 0, 0},
   };
   return fields;
 }
@@ -144,6 +144,22 @@ std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t 
   const Json& spelling = spellings[1 + (choice / candidates.size()) % (spellings.size() - 1)];
   Respelling out{envelope, std::string(picked.field->name) + " respelled as " + dump_json(spelling)};
   out.envelope["request"][std::string(picked.field->name)] = spelling;
+  return out;
+}
+
+Violations bounds_kept(const Json& body, bool rerank) {
+  Violations out;
+  if (!body.is_object()) return out;
+  for (const auto& field : typed_fields()) {
+    if (!field.lower_bound || field.is_bool || (field.rerank_only && !rerank)) continue;
+    const auto it = body.find(field.name);
+    if (it == body.end() || it->is_boolean()) continue;
+    const auto value = json_integer(*it);
+    if (value && *value < *field.lower_bound)
+      out.push_back({"bounds", "an online request was accepted with " + std::string(field.name) + " = " +
+                                   value->to_string() + ", below its lower bound " +
+                                   std::to_string(*field.lower_bound)});
+  }
   return out;
 }
 

@@ -23,6 +23,8 @@ struct TypedField {
   bool is_bool;
   bool rerank_only;
   std::optional<std::int64_t> absent_value;
+  // The spec's `ge` bound of an int field (section 6), where it has one.
+  std::optional<std::int64_t> lower_bound = std::nullopt;
 };
 const std::vector<TypedField>& typed_fields();
 
@@ -52,6 +54,12 @@ struct Respelling {
   std::string what;
 };
 std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice);
+
+// The bounds law: an accepted online request holds no typed int field, given
+// as a JSON integer, below its lower bound (#46119: a negative top_n accepted,
+// silently meaning "all"). Like salt-valid, it lets fuzzing, which knows no
+// defect, find an acceptance the validation should have refused.
+Violations bounds_kept(const Json& body, bool rerank);
 
 // The coercion-invariance law: the respelled envelope's outcome is the same,
 // byte for byte, as the original's.

@@ -21,6 +21,7 @@
 #include "core/tokenizer.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -937,6 +938,29 @@ TEST(VerifyLaw, TheStepMessagePrintsTheTaskBareTheOtherQuoted) {
   EXPECT_FIRES(unsupported_message_task(classify, Error::bad_request("Task classify" + tail + "['dimensions'] parameters")),
                "verify");
   EXPECT_HOLDS(unsupported_message_task(classify, Error::bad_request("another message")));
+}
+
+// ---------------------------------------------------------------- bounds_kept
+
+TEST(BoundsKept, FiresOnAnAcceptedValueBelowItsBound) {
+  EXPECT_HOLDS(bounds_kept(Json::parse(R"({"top_n": 0, "truncate_prompt_tokens": -1, "max_tokens_per_doc": 0})"), true));
+  EXPECT_FIRES(bounds_kept(Json::parse(R"({"top_n": -1})"), true), "bounds");
+  EXPECT_FIRES(bounds_kept(Json::parse(R"({"truncate_prompt_tokens": -2})"), false), "bounds");
+  EXPECT_FIRES(bounds_kept(Json::parse(R"({"max_tokens_per_query": -1})"), false), "bounds");
+  // top_n is rerank's alone; priority has no bound; booleans and spellings are the coercion laws'.
+  EXPECT_HOLDS(bounds_kept(Json::parse(R"({"top_n": -1, "priority": -5})"), false));
+  EXPECT_HOLDS(bounds_kept(Json::parse(R"({"top_n": "-1", "max_tokens_per_doc": false})"), true));
+}
+
+TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
+  // The core refuses top_n = -1, so the check reports no bounds violation...
+  const auto refused = check_request_input(R"({"endpoint":"rerank","request":{"query":"q","documents":["d"],"top_n":-1}})");
+  EXPECT_FALSE(refused.accepted);
+  for (const auto& v : refused.violations) EXPECT_NE(v.law, "bounds");
+  // ...and an accepted one within bounds none either.
+  const auto accepted = check_request_input(R"({"endpoint":"rerank","request":{"query":"q","documents":["d"],"top_n":0}})");
+  EXPECT_TRUE(accepted.accepted);
+  EXPECT_TRUE(accepted.violations.empty());
 }
 
 }  // namespace
