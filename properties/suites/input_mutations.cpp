@@ -5,10 +5,11 @@
 #include <limits>
 #include <string_view>
 
-#include "core/json_api.hpp"
+#include "core/envelope.hpp"
 #include "core/json_input.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
+#include "core/preprocess.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
@@ -193,13 +194,15 @@ bool switch_model(Json& envelope, std::string& what) {
 }
 
 // The longest prompt the request gives now (its token count), 8 when it is refused.
+// Pre-processed from the Json value itself: no bytes to write and read back.
 std::int64_t longest_prompt(const Json& envelope) {
-  const auto outcome = preprocess_json(dump_json(envelope));
-  if (!outcome) return 8;
-  std::int64_t longest = 0;
-  for (const auto& pair : (*outcome)["outputs"])
-    longest = std::max<std::int64_t>(longest, static_cast<std::int64_t>(pair["prompt"]["prompt_token_ids"].size()));
-  return longest;
+  const auto parsed = envelope_from_json(envelope);
+  if (!parsed) return 8;
+  const auto output = preprocess(parsed->model, parsed->request);
+  if (!output) return 8;
+  std::size_t longest = 0;
+  for (const auto& pair : output->outputs) longest = std::max(longest, pair.prompt.prompt_token_ids.size());
+  return static_cast<std::int64_t>(longest);
 }
 
 bool truncate_near_count(Json& envelope, std::string& what) {

@@ -40,7 +40,15 @@ std::string mutated(std::string bytes, Mutation mutation) {
   return bytes;
 }
 
-void classify(const laws::CheckResult& result) { see_and_tag(result.accepted ? "accepted" : "rejected"); }
+// `base` mutated, through its target's check; the outcome is a class too.
+template <class Mutation>
+void check_mutated(std::string base, Mutation mutation, laws::CheckResult (*check)(std::string_view),
+                   FailingInput (*failing)(const std::string&)) {
+  const std::string bytes = mutated(std::move(base), mutation);
+  const auto result = check(bytes);
+  see_and_tag(result.accepted ? "accepted" : "rejected");
+  expect_lawful(result.violations, failing(bytes));
+}
 
 const PropertySpec kRequests{
     1500,
@@ -50,41 +58,31 @@ const PropertySpec kRequests{
      {"mutation nesting", 0.04}, {"mutation repeated key", 0.02}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, RequestsKeepEveryLaw, kRequests) {
-  const std::string bytes = mutated((*gen_request()).bytes, [](const std::string& input) {
-    return gen_request_mutation(parsed_or_null(input));
-  });
-  const auto result = laws::check_request_input(bytes);
-  classify(result);
-  expect_lawful(result.violations, request_input(bytes));
+  check_mutated(
+      (*gen_request()).bytes, [](const std::string& input) { return gen_request_mutation(parsed_or_null(input)); },
+      laws::check_request_input, request_input);
 }
 
 const PropertySpec kVerify{600, {{"accepted", 0.10}, {"rejected", 0.10}, {"mutation dimensions ", 0.10}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, VerifyInputsKeepEveryLaw, kVerify) {
-  const std::string bytes = mutated((*gen_verify_case()).bytes, [](const std::string& input) {
-    return gen_verify_mutation(parsed_or_null(input));
-  });
-  const auto result = laws::check_verify_input(bytes);
-  classify(result);
-  expect_lawful(result.violations, verify_input(bytes));
+  check_mutated(
+      (*gen_verify_case()).bytes, [](const std::string& input) { return gen_verify_mutation(parsed_or_null(input)); },
+      laws::check_verify_input, verify_input);
 }
 
 const PropertySpec kWire{600, {{"accepted", 0.10}, {"rejected", 0.05}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, WireBytesKeepEveryLaw, kWire) {
-  const std::string bytes = mutated((*gen_wire_case(*gen_pooling_params())).bytes, gen_params_wire_mutation);
-  const auto result = laws::check_params_wire_input(bytes);
-  classify(result);
-  expect_lawful(result.violations, wire_input(bytes));
+  check_mutated((*gen_wire_case(*gen_pooling_params())).bytes, gen_params_wire_mutation, laws::check_params_wire_input,
+                wire_input);
 }
 
 const PropertySpec kTypes{600, {{"accepted", 0.10}, {"rejected", 0.10}, {"mutation run of ", 0.10}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, TokenTypesKeepEveryLaw, kTypes) {
-  const std::string bytes = mutated((*gen_token_types()).bytes, gen_token_types_mutation);
-  const auto result = laws::check_token_types_input(bytes);
-  classify(result);
-  expect_lawful(result.violations, token_types_input(bytes));
+  check_mutated((*gen_token_types()).bytes, gen_token_types_mutation, laws::check_token_types_input,
+                token_types_input);
 }
 
 }  // namespace
