@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fuzz/custom_mutators.hpp"
+#include "fuzz/json_mutator.hpp"
 
 namespace {
 
@@ -32,14 +33,6 @@ struct MutatorState {
   std::uint64_t seed;
   std::vector<std::uint8_t> buffer;
 };
-
-// splitmix64: one seed per call, from AFL++'s seed.
-std::uint64_t next_seed(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 
@@ -60,7 +53,7 @@ extern "C" std::size_t afl_custom_fuzz(void* data, std::uint8_t* buf, std::size_
   auto& state = *static_cast<MutatorState*>(data);
   state.buffer.assign(buf, buf + buf_size);
   state.buffer.resize(std::max(max_size, buf_size));
-  const auto seed = static_cast<unsigned int>(next_seed(state.seed));
+  const auto seed = static_cast<unsigned int>(poolcheck::fuzz::splitmix64(state.seed));  // one per call
   const std::size_t size =
       poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, max_size, seed, nullptr);
   *out_buf = state.buffer.data();

@@ -21,17 +21,11 @@ namespace {
 // way and only makes inputs bigger.
 constexpr int kDepthCap = kMaxNestingDepth + 1;
 
-// splitmix64: tiny, and the same sequence with every standard library (the
-// <random> distributions are not), so a seed replays anywhere.
+// Draws from splitmix64 seeded with the engine's seed.
 class Rng {
  public:
   explicit Rng(unsigned int seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64(state_); }
   std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
   bool one_in(std::size_t n) { return below(n) == 0; }
   template <class T, std::size_t N>
@@ -424,6 +418,13 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
     // fuzzer's time.
     return mutate_bytes(data, size, max_size, rng, bytes);
   }
+}
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,

@@ -26,6 +26,11 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
 
 // `bytes`, or without one (replay drivers, tests) one flipped bit, or a `{`
 // into an empty input.
+// splitmix64: the next number of `state`. Tiny, and the same sequence with
+// every standard library (the <random> distributions are not), so a seed
+// replays anywhere.
+std::uint64_t splitmix64(std::uint64_t& state);
+
 std::size_t mutate_bytes(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed,
                          ByteMutator bytes);
 
