@@ -116,3 +116,22 @@ TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
 }
 
 }  // namespace
+
+namespace {
+
+// The verify mutation reads the model's sizes from the input: at the int64
+// limits its edges saturate (UBSan, in the clang-asan workflow, reported the
+// overflow of embedding_size - 1 on INT64_MIN before).
+TEST(VerifyMutations, SizesAtTheInt64LimitsSaturate) {
+  const auto input = poolcheck::parse_bounded_json(
+      R"({"model":{"embedding_size":-9223372036854775808,"matryoshka_dimensions":[9223372036854775807]},"pooling_params":{}})");
+  ASSERT_TRUE(input.ok());
+  int dimensions = 0;
+  for (int i = 0; i < 300; ++i) {
+    const auto draw = poolcheck::props::gen_verify_mutation(*input)(rc::Random(static_cast<std::uint64_t>(i)), 50).value();
+    dimensions += draw.what.rfind("dimensions ", 0) == 0;
+  }
+  EXPECT_GT(dimensions, 0);
+}
+
+}  // namespace
