@@ -4,8 +4,10 @@
 #include <exception>
 
 #include "core/envelope.hpp"
+#include "core/fields.hpp"
 #include "core/json_api.hpp"
 #include "core/json_input.hpp"
+#include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
 #include "core/tokenizer.hpp"
@@ -14,6 +16,7 @@
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
+#include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
@@ -54,6 +57,15 @@ bool over_padded_budget(const Envelope& envelope, std::int64_t budget) {
   return pairs > 0 && envelope.model.max_model_len > budget / pairs;
 }
 
+// An accepted run: its output as `poolcheck preprocess` prints it, judged by
+// the request laws (the printed output among what they read).
+CheckResult accepted(const Envelope& envelope, const std::optional<PoolingParams>& caller_before,
+                     const PreprocessOutput& output, bool full) {
+  Json rendered = preprocess_output_to_json(output, envelope.request);
+  Violations found = request_laws({envelope, caller_before, output, rendered, full});
+  return {std::move(found), true, std::move(rendered)};
+}
+
 // One run over a parsed document: the envelope, pre-processing, and the laws
 // that judge that run (an accepted one's, or a rejection's).
 CheckResult check_document(const Json& document, std::int64_t padded_token_budget, bool full) {
@@ -64,9 +76,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   const std::optional<PoolingParams> caller_before =
       caller ? std::optional<PoolingParams>(caller->clone()) : std::nullopt;
   auto output = preprocess(envelope->model, envelope->request);
-  CheckResult result = output ? CheckResult{request_laws({*envelope, caller_before, *output, full}), true,
-                                            preprocess_output_to_json(*output, envelope->request)}
-                              : rejected(output.error());
+  CheckResult result = output ? accepted(*envelope, caller_before, *output, full) : rejected(output.error());
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
   if (output && envelope->request.endpoint != Endpoint::LlmScore)
@@ -74,7 +84,9 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   if (!output) {
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;
-    append(result.violations, context_length_rejection({*envelope, caller_before, none}, output.error()));
+    const Json nothing_printed;
+    append(result.violations,
+           context_length_rejection({*envelope, caller_before, none, nothing_printed}, output.error()));
   }
   return result;
 }
@@ -120,17 +132,49 @@ std::uint32_t sampling_hash(std::string_view bytes) {
 
 CheckResult check_request(std::string_view bytes, const RequestCheck& how) {
   auto document = parse_bounded_json(bytes);
-  if (!document) return rejected(document.error());
+  if (!document) {
+    CheckResult result = rejected(document.error());
+    append(result.violations, command_agrees("poolcheck preprocess", preprocess_json(bytes), result.outcome));
+    return result;
+  }
   const bool full = how.full_check_one_in <= 1 || sampling_hash(bytes) % how.full_check_one_in == 0;
   CheckResult result = check_document(*document, how.padded_token_budget, full);
   if (!result.over_budget && full) append(result.violations, rerun_laws(bytes, *document, result.outcome));
   return result;
 }
 
+// MessagePack bytes as the document they hold: compared so, a NaN equals a
+// NaN whatever its payload bits, which the object form's JSON text (NaN)
+// cannot carry from msgspec's bytes to `params encode --msgpack`.
+Result<Json> msgpack_document(const Result<std::string>& bytes) {
+  if (!bytes) return bytes.error();
+  return from_msgpack(*bytes);
+}
+
+// `poolcheck params` on the forms of params the core decoded (`object`, its
+// object form): encode to the JSON view and to MessagePack, decode the view.
+Violations params_commands_agree(const PoolingParams& params, const Json& object) {
+  const std::string printed = dump_json(object);
+  const Json view = encode_wire(params);
+  Violations out = command_agrees("poolcheck params encode", params_encode_json(printed), view);
+  append(out, command_agrees("poolcheck params decode", params_decode_json(dump_json(view)), object));
+  auto msgpack = msgpack_document(encode_wire_msgpack(params));
+  append(out, command_agrees("poolcheck params encode --msgpack", msgpack_document(params_encode_msgpack(printed)),
+                             msgpack ? *msgpack : error_body(msgpack.error())));
+  return out;
+}
+
 CheckResult check_params_wire(std::string_view bytes) {
   auto decoded = decode_wire_msgpack(bytes);
-  if (!decoded) return rejected(decoded.error());
-  return {wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)};
+  CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)}
+                               : rejected(decoded.error());
+  append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
+                                           result.outcome));
+  if (decoded) {
+    append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
+    append(result.violations, params_commands_agree(*decoded, result.outcome));
+  }
+  return result;
 }
 
 // A worker batch of at most this many requests. Byte mutations make inputs
@@ -167,6 +211,41 @@ std::vector<BatchRequest> batch_from_types(const std::vector<std::int64_t>& type
   return batch;
 }
 
+// The worker batch as `poolcheck batch` reads it.
+Json batch_input(std::span<const BatchRequest> batch) {
+  Json input = Json::array();
+  for (const auto& request : batch) {
+    Json item = Json::object();
+    item["pooling_params"] = request.params ? params_to_object(*request.params) : Json(nullptr);
+    item["seq_len"] = request.seq_len;
+    input.push_back(std::move(item));
+  }
+  return input;
+}
+
+// `poolcheck compress`, `reconstruct` and `batch` on the same types, in the
+// JSON forms a user gives them. `k` and `compressed` are the core's own
+// compression of `types` and its printed outcome.
+Violations token_type_commands_agree(const std::vector<std::int64_t>& types, const Result<std::int64_t>& k,
+                                     const Json& compressed, std::span<const BatchRequest> batch) {
+  Violations out = command_agrees("poolcheck compress", compress_json(dump_json(Json(types))), compressed);
+  const auto len = static_cast<std::int64_t>(types.size());
+  // A list over {0, 1} that compresses is 0*1*: its boundary rebuilds it (spec 3).
+  if (k && std::all_of(types.begin(), types.end(), [](std::int64_t t) { return t == 0 || t == 1; }))
+    append(out, command_agrees("poolcheck reconstruct " + std::to_string(*k) + " " + std::to_string(len),
+                               reconstruct_json(*k, len), Json{{"token_type_ids", types}}));
+  // LEN < 0 is rejected (spec 10.14), whatever K: at the edge and further out.
+  for (const std::int64_t negative : {std::int64_t{-1}, -2 - len})
+    append(out, command_agrees("poolcheck reconstruct " + std::to_string(len) + " " + std::to_string(negative),
+                               reconstruct_json(len, negative), error_body(lower_bound_error("LEN", 0))));
+  auto batched = batch_token_types(batch);
+  const Json want = !batched ? error_body(batched.error())
+                    : *batched ? Json{{"token_type_ids", **batched}}
+                               : Json{{"token_type_ids", nullptr}};
+  append(out, command_agrees("poolcheck batch", batch_json(dump_json(batch_input(batch))), want));
+  return out;
+}
+
 CheckResult check_token_types(std::string_view bytes) {
   const auto types = token_types_from_bytes(bytes);
   CheckResult result{compression_law(types), false, nullptr};
@@ -185,15 +264,24 @@ CheckResult check_token_types(std::string_view bytes) {
     if (t == 0 || t == 1) bits.push_back(t);
   append(result.violations, packing_law(ids, bits));
   if (!ids.empty()) append(result.violations, packing_law(std::span(ids).first(ids.size() / 2), bits));
+  append(result.violations, token_type_commands_agree(types, k, result.outcome, batch));
+  return result;
+}
+
+CheckResult verified_run(const VerifyInput& input) {
+  auto run = verify_with_laws(input.model, input.params);
+  const auto& verified = run.verified;
+  CheckResult result{std::move(run.violations), verified.ok(),
+                     verified ? params_to_object(*verified) : error_body(verified.error())};
+  if (verified) append(result.violations, object_form_exact(result.outcome, *verified, "the verified params"));
   return result;
 }
 
 CheckResult check_verify(std::string_view bytes) {
   auto parsed = parse_verify_input(bytes);
-  if (!parsed) return rejected(parsed.error());
-  auto run = verify_with_laws(parsed->model, parsed->params);
-  const auto& verified = run.verified;
-  return {std::move(run.violations), verified.ok(), verified ? params_to_object(*verified) : error_body(verified.error())};
+  CheckResult result = parsed ? verified_run(*parsed) : rejected(parsed.error());
+  append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
+  return result;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/tokenizer.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
+#include "properties/laws/rendered_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -22,6 +23,22 @@ bool offline(const RequestRun& run) { return request_of(run).endpoint == Endpoin
 std::string pair_name(std::size_t i) { return "pair " + std::to_string(i); }
 
 std::string show(const Json* value) { return value ? dump_json(*value) : "null"; }
+
+// Whether `printed` is the list `ids`, without building a Json of the ids (a
+// padded prompt holds max_model_len of them).
+bool printed_as(const Json& printed, const std::vector<std::int64_t>& ids) {
+  if (!printed.is_array() || printed.size() != ids.size()) return false;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (!printed[i].is_number_integer() || printed[i].get<std::int64_t>() != ids[i]) return false;
+  return true;
+}
+
+// `object[key]` when `object` is an object that has it (const operator[] asserts otherwise).
+const Json* member(const Json& object, std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
 
 std::string show(const std::vector<std::int64_t>& ids) { return dump_json(Json(ids)); }
 
@@ -210,22 +227,78 @@ Violations prompt_extras_exact(const RequestRun& run) {
   const ScoringRequest& request = request_of(run);
   PromptExtras want = request.extras;
   if (offline(run)) want = {caller_extra(run, "cache_salt"), caller_extra(run, "mm_processor_kwargs")};
-  for (std::size_t i = 0; i < run.output.outputs.size(); ++i) {
-    const PromptExtras& got = run.output.outputs[i].prompt.extras;
-    if (!same_value(got.cache_salt, want.cache_salt))
-      out.push_back({"prompt-extras", pair_name(i) + "'s prompt cache_salt is " + show(got.cache_salt ? &*got.cache_salt : nullptr) +
-                                          ", expected " + show(want.cache_salt ? &*want.cache_salt : nullptr)});
-    if (!same_value(got.mm_processor_kwargs, want.mm_processor_kwargs))
-      out.push_back({"prompt-extras", pair_name(i) + "'s prompt mm_processor_kwargs is " +
-                                          show(got.mm_processor_kwargs ? &*got.mm_processor_kwargs : nullptr) + ", expected " +
-                                          show(want.mm_processor_kwargs ? &*want.mm_processor_kwargs : nullptr)});
+  const Json* outputs = member(run.rendered, "outputs");
+  const std::size_t count = outputs && outputs->is_array() ? outputs->size() : 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Json* prompt = member((*outputs)[i], "prompt");
+    if (prompt == nullptr || !prompt->is_object()) continue;  // rendered_outputs_exact reports it
     auto urls = image_urls(query_of(run, i));
     auto doc_urls = image_urls(request.documents[i]);
     urls.insert(urls.end(), doc_urls.begin(), doc_urls.end());
-    if (run.output.outputs[i].prompt.image_urls != urls)
-      out.push_back({"prompt-extras", pair_name(i) + "'s multi_modal_data images are " +
-                                          dump_json(Json(run.output.outputs[i].prompt.image_urls)) + ", expected " +
-                                          dump_json(Json(urls))});
+    Json keys = Json::array({"prompt_token_ids"});
+    if (!urls.empty()) keys.push_back("multi_modal_data");
+    if (want.cache_salt) keys.push_back("cache_salt");
+    if (want.mm_processor_kwargs) keys.push_back("mm_processor_kwargs");
+    if (key_list(*prompt) != dump_json(keys))
+      out.push_back({"prompt-extras", pair_name(i) + "'s printed prompt has the keys " + key_list(*prompt) +
+                                          ", expected exactly " + dump_json(keys)});
+    const auto printed = [&](const char* key) -> std::optional<Json> {
+      const Json* value = member(*prompt, key);
+      return value ? std::optional<Json>(*value) : std::nullopt;
+    };
+    for (const auto& [key, value] : {std::pair{"cache_salt", &want.cache_salt},
+                                     std::pair{"mm_processor_kwargs", &want.mm_processor_kwargs}}) {
+      const auto got = printed(key);
+      if (!same_value(got, *value))
+        out.push_back({"prompt-extras", pair_name(i) + "'s printed prompt " + key + " is " + show(got ? &*got : nullptr) +
+                                            ", expected " + show(*value ? &**value : nullptr)});
+    }
+    const auto images = printed("multi_modal_data");
+    const Json want_images = Json{{"image", urls}};
+    if (!urls.empty() && (!images || !json_equal(*images, want_images)))
+      out.push_back({"prompt-extras", pair_name(i) + "'s printed multi_modal_data is " +
+                                          show(images ? &*images : nullptr) + ", expected " + dump_json(want_images)});
+  }
+  return out;
+}
+
+Violations rendered_outputs_exact(const RequestRun& run) {
+  constexpr const char* kLaw = "rendered-output";
+  const Json& rendered = run.rendered;
+  const Json want_keys = offline(run) ? Json::array({"outputs", "caller_pooling_params"}) : Json::array({"outputs"});
+  if (key_list(rendered) != dump_json(want_keys))
+    return {{kLaw, "the printed output has the keys " + key_list(rendered) + ", expected exactly " + dump_json(want_keys)}};
+  const Json& outputs = rendered["outputs"];
+  const auto& pairs = run.output.outputs;
+  if (!outputs.is_array() || outputs.size() != pairs.size())
+    return {{kLaw, "the printed outputs are " + (outputs.is_array() ? std::to_string(outputs.size()) + " entries"
+                                                                    : "not a list") +
+                       " for " + std::to_string(pairs.size()) + " pairs"}};
+  Violations out;
+  const std::string entry_keys = R"(["request_id","prompt","pooling_params"])";
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const Json& entry = outputs[i];
+    if (key_list(entry) != entry_keys) {
+      out.push_back({kLaw, pair_name(i) + "'s printed entry has the keys " + key_list(entry) + ", expected exactly " +
+                               entry_keys});
+      continue;
+    }
+    if (entry["request_id"] != pairs[i].request_id)
+      out.push_back({kLaw, pair_name(i) + " is printed with request_id " + dump_json(entry["request_id"]) +
+                               ", the run's is '" + pairs[i].request_id + "'"});
+    const Json* ids = member(entry["prompt"], "prompt_token_ids");
+    if (ids == nullptr || !printed_as(*ids, pairs[i].prompt.prompt_token_ids))
+      out.push_back({kLaw, pair_name(i) + "'s printed prompt_token_ids are " + show(ids) + ", the run's are " +
+                               show(pairs[i].prompt.prompt_token_ids)});
+    append(out, object_form_exact(entry["pooling_params"], pairs[i].pooling_params, pair_name(i) + "'s pooling_params",
+                                  run.wire_round_trip));
+  }
+  if (offline(run)) {
+    const Json& caller = rendered["caller_pooling_params"];
+    const auto& params = request_of(run).caller_params;
+    if (!params && !caller.is_null())
+      out.push_back({kLaw, "caller_pooling_params is printed as " + dump_json(caller) + " for a call without params"});
+    if (params) append(out, object_form_exact(caller, *params, "caller_pooling_params"));
   }
   return out;
 }
@@ -485,6 +558,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, compression_round_trips(run));
   append(out, lengths_and_order(run));
   append(out, prompt_extras_exact(run));
+  append(out, rendered_outputs_exact(run));
   append(out, salt_valid(run));
   append(out, truncation_bounds(run));
   append(out, prompt_exact(run));

@@ -15,7 +15,11 @@ struct RequestRun {
   // A deep snapshot of envelope.request.caller_params taken before the run.
   const std::optional<PoolingParams>& caller_before;
   const PreprocessOutput& output;
-  // False: the pairs' params skip the wire round trip
+  // The output as `poolcheck preprocess` prints it (preprocess_output_to_json):
+  // what the user reads, and what the prompt-extras and rendered laws judge.
+  const Json& rendered;
+  // False: the pairs' params skip the wire round trip, and their printed
+  // object forms are checked for their keys but not read back
   // (laws::RequestCheck::full_check_one_in says when).
   bool wire_round_trip = true;
 };
@@ -32,9 +36,17 @@ Violations compression_round_trips(const RequestRun& run);
 // One output per pair, request ids <base>-0..n-1, and (untruncated) each
 // pair holds its own document's tokens, in document order.
 Violations lengths_and_order(const RequestRun& run);
-// The engine prompt holds exactly the non-null extras and the pair's images.
-// (chat_template_kwargs cannot reach it: EnginePrompt has no place for it.)
+// Each printed engine prompt holds exactly the keys prompt_token_ids, then
+// multi_modal_data (the pair's images, when it has any), then the non-null
+// extras (cache_salt, mm_processor_kwargs), with the values the input gave:
+// no other key, so never chat_template_kwargs.
 Violations prompt_extras_exact(const RequestRun& run);
+// The printed output as a whole: {"outputs"} (offline also
+// "caller_pooling_params", null without a caller), an entry per pair with
+// exactly request_id, prompt and pooling_params, each printing what the run
+// holds (ids, request id, params in object form), and the caller's params as
+// they are after the run.
+Violations rendered_outputs_exact(const RequestRun& run);
 // An accepted online request's cache_salt is valid (#46966: an empty salt
 // silently shared the unsalted prefix cache): so fuzzing, which knows no
 // defect, still finds an acceptance the validation should have refused.

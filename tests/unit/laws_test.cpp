@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
+#include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
@@ -41,8 +43,12 @@ struct Run {
   Envelope envelope;
   std::optional<PoolingParams> before;
   PreprocessOutput output;
+  mutable Json rendered;  // the output as printed, rendered afresh by each view()
 
-  RequestRun view() const { return {envelope, before, output}; }
+  RequestRun view() const {
+    rendered = preprocess_output_to_json(output, envelope.request);
+    return {envelope, before, output, rendered};
+  }
   PairOutput& pair(std::size_t i) { return output.outputs.at(i); }
   Json& extras(std::size_t i) { return *pair(i).pooling_params.extra_kwargs; }
 };
@@ -408,6 +414,134 @@ TEST(PromptExtrasExact, OfflineExpectsTheCallersExtrasIncludingAnEmptySalt) {
   EXPECT_FIRES(prompt_extras_exact(mm->view()), "prompt-extras");
 }
 
+// The printed output, tampered with after rendering: what a slip in
+// output_json.cpp would print while every structure stays right.
+RequestRun printed_as(const Run& r, const Json& printed) { return {r.envelope, r.before, r.output, printed}; }
+
+TEST(PromptExtrasExact, FiresOnAKeyAddedToThePrintedPrompt) {
+  auto r = run(envelope("rerank", Json{{"query", "q1"}, {"documents", {"d1", "d2"}}, {"cache_salt", "salt"},
+                                       {"chat_template_kwargs", {{"c", 1}}}}));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_extras_exact(r->view()));
+  Json printed = r->rendered;
+  printed["outputs"][1]["prompt"]["chat_template_kwargs"] = Json{{"c", 1}};
+  EXPECT_FIRES(prompt_extras_exact(printed_as(*r, printed)), "prompt-extras");
+  printed = r->rendered;
+  printed["outputs"][0]["prompt"]["mm_processor_kwargs"] = nullptr;  // a null extra is no extra
+  EXPECT_FIRES(prompt_extras_exact(printed_as(*r, printed)), "prompt-extras");
+  printed = r->rendered;
+  printed["outputs"][0]["prompt"]["cache_salt"] = "other";
+  EXPECT_FIRES(prompt_extras_exact(printed_as(*r, printed)), "prompt-extras");
+}
+
+TEST(PromptExtrasExact, FiresOnThePrintedImagesOrKeyOrder) {
+  auto r = run(envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1"), image("u")}}}},
+                                      {"cache_salt", "s"}},
+                        kMultimodal));
+  ASSERT_TRUE(r);
+  EXPECT_HOLDS(prompt_extras_exact(r->view()));
+  Json printed = r->rendered;
+  printed["outputs"][0]["prompt"]["multi_modal_data"] = Json{{"image", {"v"}}};
+  EXPECT_FIRES(prompt_extras_exact(printed_as(*r, printed)), "prompt-extras");
+  Json reordered = Json::object();  // cache_salt before multi_modal_data
+  for (const char* key : {"prompt_token_ids", "cache_salt", "multi_modal_data"})
+    reordered[key] = r->rendered["outputs"][0]["prompt"][key];
+  printed = r->rendered;
+  printed["outputs"][0]["prompt"] = reordered;
+  EXPECT_FIRES(prompt_extras_exact(printed_as(*r, printed)), "prompt-extras");
+}
+
+// ----------------------------------------------------- rendered_outputs_exact
+
+TEST(RenderedOutputsExact, HoldsForEveryGoodEnvelope) {
+  for (const auto& env : good_envelopes()) {
+    auto r = run(env);
+    ASSERT_TRUE(r);
+    EXPECT_HOLDS(rendered_outputs_exact(r->view())) << env.dump();
+  }
+}
+
+TEST(RenderedOutputsExact, FiresOnEachPrintingSlip) {
+  auto r = run(offline_bert());
+  ASSERT_TRUE(r);
+  r->view();
+  const Json good = r->rendered;
+  const auto fires_after = [&](const std::function<void(Json&)>& slip, const char* law) {
+    Json printed = good;
+    slip(printed);
+    EXPECT_FIRES(rendered_outputs_exact(printed_as(*r, printed)), law) << dump_json(printed);
+  };
+  fires_after([](Json& p) { p["extra"] = 1; }, "rendered-output");
+  fires_after([](Json& p) { p.erase("caller_pooling_params"); }, "rendered-output");
+  fires_after([](Json& p) { p["outputs"].erase(1); }, "rendered-output");
+  fires_after([](Json& p) { p["outputs"][0]["score"] = 1.0; }, "rendered-output");
+  fires_after([](Json& p) { p["outputs"][1]["request_id"] = "score-0-0"; }, "rendered-output");
+  fires_after([](Json& p) { p["outputs"][0]["prompt"]["prompt_token_ids"][0] = 102; }, "rendered-output");
+  // The params printed in the output are object forms: their own law judges them.
+  fires_after([](Json& p) { p["caller_pooling_params"] = nullptr; }, "object-form");
+  fires_after([](Json& p) { p["outputs"][0]["pooling_params"]["task"] = "embed"; }, "object-form");
+  fires_after([](Json& p) { p["outputs"][0]["pooling_params"]["extra_kwargs"].erase("a"); }, "object-form");
+  fires_after([](Json& p) { p["caller_pooling_params"]["use_activation"] = true; }, "object-form");
+  // Online: no caller_pooling_params at all.
+  auto online = run(envelope("score", Json{{"queries", "q1"}, {"documents", "d1"}}));
+  ASSERT_TRUE(online);
+  online->view();
+  Json printed = online->rendered;
+  printed["caller_pooling_params"] = nullptr;
+  EXPECT_FIRES(rendered_outputs_exact(printed_as(*online, printed)), "rendered-output");
+}
+
+// ---------------------------------------------------------- object_form_exact
+
+TEST(ObjectFormExact, HoldsForTheCoresObjectForm) {
+  PoolingParams p;
+  p.task = "classify";
+  p.late_interaction_params = LateInteractionParams{"score_doc", "k", std::nullopt};
+  p.extra_kwargs = std::make_shared<Json>(Json{{"compressed_token_type_ids", 3}});
+  EXPECT_HOLDS(object_form_exact(params_to_object(p), p, "p"));
+  EXPECT_HOLDS(object_form_exact(params_to_object(PoolingParams{}), PoolingParams{}, "p"));
+}
+
+TEST(ObjectFormExact, FiresOnKeysOrderKindLateKeysAndValues) {
+  PoolingParams p;
+  p.task = "classify";
+  p.late_interaction_params = LateInteractionParams{"score_doc", "k", 2};
+  const Json good = params_to_object(p);
+  const auto fires_after = [&](const std::function<void(Json&)>& slip, bool read_back) {
+    Json printed = good;
+    slip(printed);
+    EXPECT_FIRES(object_form_exact(printed, p, "p", read_back), "object-form") << dump_json(printed);
+  };
+  fires_after([](Json& o) { o.erase("output_kind"); }, false);
+  fires_after([](Json& o) { o["score"] = 1; }, false);
+  fires_after([](Json& o) { o["output_kind"] = 2; }, false);
+  fires_after([](Json& o) { o["late_interaction_params"].erase("query_uses"); }, false);
+  fires_after([](Json& o) {  // task first: the ten keys, out of wire order
+    Json reordered = Json::object();
+    reordered["task"] = o["task"];
+    for (auto it = o.begin(); it != o.end(); ++it)
+      if (it.key() != "task") reordered[it.key()] = it.value();
+    o = reordered;
+  }, false);
+  fires_after([](Json& o) { o["use_activation"] = true; }, true);
+  // Without the read-back a changed value passes: that half is the costly one.
+  Json changed = good;
+  changed["use_activation"] = true;
+  EXPECT_HOLDS(object_form_exact(changed, p, "p", false));
+}
+
+// ------------------------------------------------------------- command_agrees
+
+TEST(CommandAgrees, FiresWhenACommandAnswersOtherwise) {
+  EXPECT_HOLDS(command_agrees("poolcheck compress", compress_json("[0,0,1]"), Json{{"compressed_token_type_ids", 2}}));
+  EXPECT_FIRES(command_agrees("poolcheck compress", compress_json("[0,1,1]"), Json{{"compressed_token_type_ids", 2}}),
+               "command-agrees");
+  auto refused = compress_json("[0,1,0]");
+  ASSERT_FALSE(refused);
+  EXPECT_HOLDS(command_agrees("poolcheck compress", refused, error_body(refused.error())));
+  EXPECT_FIRES(command_agrees("poolcheck compress", refused, Json{{"compressed_token_type_ids", 1}}), "command-agrees");
+}
+
 TEST(PromptExtrasExact, FiresOnWrongImages) {
   auto dropped = run(envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1"), image("u")}}}},
                                             {"truncate_prompt_tokens", 3}, {"truncation_side", "right"}},
@@ -548,7 +682,8 @@ TEST(ContextLengthRejection, NamesTheFirstPairLongerThanMaxModelLen) {
   ASSERT_TRUE(parsed);
   const std::optional<PoolingParams> no_caller;
   const PreprocessOutput none;
-  const RequestRun run{*parsed, no_caller, none};
+  const Json nothing_printed;
+  const RequestRun run{*parsed, no_caller, none, nothing_printed};
   auto real = preprocess(parsed->model, parsed->request);
   ASSERT_FALSE(real);
   EXPECT_EQ(real.error().message, message(7, 6));
@@ -559,7 +694,7 @@ TEST(ContextLengthRejection, NamesTheFirstPairLongerThanMaxModelLen) {
   auto exact = parse_envelope(
       envelope("score", Json{{"queries", "q1"}, {"documents", "d1 d2"}}, Json{{"max_model_len", 6}}).dump());
   ASSERT_TRUE(exact);
-  const RequestRun fits{*exact, no_caller, none};
+  const RequestRun fits{*exact, no_caller, none, nothing_printed};
   EXPECT_FIRES(context_length_rejection(fits, Error::bad_request(message(6, 6))), "context-length");
   EXPECT_HOLDS(context_length_rejection(fits, Error::bad_request("another message")));
 }

@@ -1,0 +1,72 @@
+#include "properties/laws/rendered_laws.hpp"
+
+#include <array>
+
+#include "core/json_equality.hpp"
+#include "core/output_json.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+// Spec section 2's table: the object form's keys are the wire positions' names.
+constexpr std::array<std::string_view, 10> kObjectFormKeys = {
+    "use_activation", "dimensions",           "step_tag_id",             "returned_token_ids",
+    "task",           "requires_token_ids",   "skip_reading_prefix_cache", "late_interaction_params",
+    "extra_kwargs",   "output_kind"};
+constexpr std::array<std::string_view, 3> kLateInteractionKeys = {"mode", "query_key", "query_uses"};
+
+template <std::size_t N>
+bool keys_are(const Json& object, const std::array<std::string_view, N>& keys) {
+  if (!object.is_object() || object.size() != N) return false;
+  std::size_t i = 0;
+  for (auto it = object.begin(); it != object.end(); ++it, ++i)
+    if (it.key() != keys[i]) return false;
+  return true;
+}
+
+template <std::size_t N>
+std::string expected_list(const std::array<std::string_view, N>& keys) {
+  Json names = Json::array();
+  for (auto key : keys) names.push_back(std::string(key));
+  return dump_json(names);
+}
+
+}  // namespace
+
+std::string key_list(const Json& object) {
+  if (!object.is_object()) return "not an object: " + dump_json(object);
+  Json names = Json::array();
+  for (auto it = object.begin(); it != object.end(); ++it) names.push_back(it.key());
+  return dump_json(names);
+}
+
+Violations object_form_exact(const Json& object, const PoolingParams& params, const std::string& what,
+                             bool read_back) {
+  constexpr const char* kLaw = "object-form";
+  if (!keys_are(object, kObjectFormKeys))
+    return {{kLaw, what + " has the keys " + key_list(object) + ", expected exactly " + expected_list(kObjectFormKeys)}};
+  Violations out;
+  if (object["output_kind"] != "FINAL_ONLY")
+    out.push_back({kLaw, what + " has output_kind " + dump_json(object["output_kind"]) + ", expected \"FINAL_ONLY\""});
+  const Json& late = object["late_interaction_params"];
+  if (!late.is_null() && !keys_are(late, kLateInteractionKeys))
+    out.push_back({kLaw, what + "'s late_interaction_params has the keys " + key_list(late) + ", expected exactly " +
+                             expected_list(kLateInteractionKeys)});
+  if (!read_back || !out.empty()) return out;
+  auto read = params_from_object(object, "pooling_params");
+  if (!read)
+    out.push_back({kLaw, what + " as printed does not read back: " + read.error().message});
+  else if (!deep_equal(*read, params))
+    out.push_back({kLaw, what + " as printed, " + dump_json(object) + ", reads back as other params than the core's " +
+                             dump_json(params_to_object(params))});
+  return out;
+}
+
+Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected) {
+  const Json got = answer ? *answer : error_body(answer.error());
+  if (json_equal(got, expected)) return {};
+  return {{"command-agrees", "`" + std::string(command) + "` answered " + dump_json(got) +
+                                 " where the core, run by the laws, answered " + dump_json(expected)}};
+}
+
+}  // namespace poolcheck::laws

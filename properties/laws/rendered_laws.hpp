@@ -1,0 +1,32 @@
+#pragma once
+// Laws over what a user reads: the JSON the commands print, not the core's
+// structures. A slip in rendering (a key added to a prompt, the object form's
+// keys reordered) or in a command's own bytes-in path (core/json_api.hpp)
+// leaves every structure right and is seen only here.
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "core/pooling_params.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// The object form of `params` as printed (spec section 2): exactly the ten
+// keys, in wire order, output_kind "FINAL_ONLY", a late_interaction_params
+// object with exactly mode, query_key and query_uses. With `read_back`, the
+// printed object also reads back to `params` (the costlier half). `what`
+// names the object in a violation ("pair 3's pooling_params").
+Violations object_form_exact(const Json& object, const PoolingParams& params, const std::string& what,
+                             bool read_back = true);
+
+// A command's bytes-in path answered what the laws' own run of the core
+// answered: the same output, or the same error body. `command` is how a user
+// runs it ("poolcheck compress").
+Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected);
+
+// The keys of a JSON object, in order, printed as a list: ["a","b"].
+std::string key_list(const Json& object);
+
+}  // namespace poolcheck::laws
