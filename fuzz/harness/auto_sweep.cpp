@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "fuzz/harness/auto_mutants.hpp"
 #include "fuzz/harness/auto_report.hpp"
@@ -139,12 +138,13 @@ Workspace worker_workspace(const AutoOptions& options, const fs::path& work, int
   return workspace_at(options.root, work / ("worker-" + std::to_string(index)));
 }
 
+int cores_per_worker(const AutoOptions& options) { return std::max(1, available_cores() / options.jobs); }
+
 // The workers' builds share the cores: Ninja's default of cores + 2 jobs each
 // would make the checks running beside a build crawl, and time out.
 Tree worker_tree(const AutoOptions& options, const Workspace& workspace) {
   Tree tree = checks_tree(workspace, options.cxx_compiler);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  tree.parallel = std::max(1, cores / options.jobs);
+  tree.parallel = cores_per_worker(options);
   return tree;
 }
 
@@ -156,10 +156,12 @@ Result<CheckLimits> run_baseline(const AutoOptions& options, const fs::path& wor
   auto baseline = build_baseline(workspace, tree, out);
   if (!baseline) return baseline.error();
   std::set<std::string> all_properties;
-  run_checks(workspace, tree, CheckLimits{}, all_properties, *baseline);
+  CheckLimits unlimited;
+  unlimited.property_shards = cores_per_worker(options);
+  run_checks(workspace, tree, unlimited, all_properties, *baseline);
   const double factor = kTimeoutFactor * options.jobs;
   const CheckLimits limits{factor * baseline->properties_seconds + kTimeoutMarginSeconds,
-                           factor * baseline->corpus_seconds + kTimeoutMarginSeconds};
+                           factor * baseline->corpus_seconds + kTimeoutMarginSeconds, unlimited.property_shards};
   line = std::to_string(baseline->corpus_cases) + " corpus entries, " + std::to_string(all_properties.size()) +
          " property tests; build " + seconds_text(baseline->build_seconds) + " s, properties " +
          seconds_text(baseline->properties_seconds) + " s, corpus " + seconds_text(baseline->corpus_seconds) +

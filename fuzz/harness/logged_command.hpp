@@ -22,8 +22,17 @@ struct CommandOutcome {
 // argv[0] is looked up on PATH. `environment` entries are set (name, value)
 // in the child only. stdout and stderr go to `log` (truncated first).
 // `timeout_seconds` <= 0: no deadline.
+struct LoggedCommand {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> environment;
+  std::filesystem::path log;
+  double timeout_seconds = 0;
+};
 CommandOutcome run_logged(const std::vector<std::string>& argv,
                           const std::vector<std::pair<std::string, std::string>>& environment,
                           const std::filesystem::path& log, double timeout_seconds);
+// The commands side by side (all started at once, each with its own log and
+// deadline), from this one thread: the outcomes, in the commands' order.
+std::vector<CommandOutcome> run_logged_together(const std::vector<LoggedCommand>& commands);
 
 }  // namespace poolcheck::harness

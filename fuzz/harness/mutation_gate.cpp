@@ -22,6 +22,7 @@ struct Gate {
   Tree checks;
   Tree fuzz;  // what the `fuzz` preset builds, for the mutants' targets only
   double fuzz_seconds = 0;
+  CheckLimits limits;
   bool with_fuzz() const { return fuzz_seconds > 0; }
 };
 
@@ -42,6 +43,7 @@ Gate gate_for(const GateOptions& options, const std::vector<Mutant>& mutants) {
       gate.fuzz.targets.push_back(target);
   }
   gate.fuzz_seconds = options.fuzz_seconds;
+  gate.limits.property_shards = available_cores();  // one mutant at a time: its suite in a shard per core
   return gate;
 }
 
@@ -151,7 +153,7 @@ Result<MutantRun> run_baseline(const Gate& gate, std::set<std::string>& all_prop
   if (!baseline) return baseline;
   if (gate.with_fuzz())
     if (auto e = configure(gate.workspace, gate.fuzz, out)) return *e;
-  run_checks(gate.workspace, gate.checks, CheckLimits{}, all_properties, *baseline);
+  run_checks(gate.workspace, gate.checks, gate.limits, all_properties, *baseline);
   if (gate.with_fuzz()) baseline->fuzz = baseline_time_to_find(gate);
   out << "[baseline] " << baseline->corpus_cases << " corpus entries, " << all_properties.size()
       << " property tests; " << times(*baseline) << std::endl;
@@ -165,7 +167,7 @@ Result<std::vector<MutantRun>> run_catalogue(const Gate& gate, const std::vector
   std::vector<MutantRun> verdicts;
   for (std::size_t i = 0; i < mutants.size(); ++i) {
     const Mutant& mutant = mutants[i];
-    auto verdict = run_mutant(gate.workspace, gate.checks, mutant, CheckLimits{}, all_properties, [&](MutantRun& run) {
+    auto verdict = run_mutant(gate.workspace, gate.checks, mutant, gate.limits, all_properties, [&](MutantRun& run) {
       if (gate.with_fuzz())
         run.fuzz = time_to_find(gate.workspace, gate.fuzz, mutant.id, mutant.target, gate.fuzz_seconds);
     });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <thread>
 
 #include "core/json.hpp"
 #include "fuzz/harness/entry.hpp"
@@ -93,32 +94,61 @@ std::vector<FailedEntry> failed_entries(const fs::path& junit, std::size_t& case
   return failed;
 }
 
-void run_properties(const Workspace& workspace, const Tree& tree, double timeout,
-                    std::set<std::string>& all_properties, MutantRun& run) {
-  const fs::path report = workspace.results / (run.label + ".properties.json");
-  fs::remove(report);
-  const CommandOutcome outcome = run_logged(
-      {(tree.dir / "properties" / "poolcheck_properties").string(), "--gtest_output=json:" + report.string()},
-      {{"POOLCHECK_PROFILE", "pr"},
-       {"RC_PARAMS", "noshrink=1"},  // a kill needs one failing case, not the smallest
-       {"POOLCHECK_COUNTEREXAMPLE_DIR", (workspace.dir / "counterexamples" / run.label).string()}},
-      workspace.logs / (run.label + ".properties.log"), timeout);
-  run.properties_seconds = outcome.seconds;
-  run.properties = failed_tests(report, all_properties);
-  if (outcome.succeeded() || !run.properties.empty()) return;
+// One GoogleTest shard of the property suite: its command and its JSON report.
+struct PropertyShard {
+  LoggedCommand command;
+  fs::path report;
+};
+
+// The property suite as `shards` shards, each with its own report and log
+// (`shards` 1: one command, the plain names).
+std::vector<PropertyShard> property_shards(const Workspace& workspace, const Tree& tree, double timeout, int shards,
+                                           const std::string& label) {
+  std::vector<PropertyShard> all;
+  for (int shard = 0; shard < shards; ++shard) {
+    const std::string suffix = shards == 1 ? "" : "." + std::to_string(shard);
+    const fs::path report = workspace.results / (label + ".properties" + suffix + ".json");
+    fs::remove(report);
+    LoggedCommand command{
+        {(tree.dir / "properties" / "poolcheck_properties").string(), "--gtest_output=json:" + report.string()},
+        {{"POOLCHECK_PROFILE", "pr"},
+         {"RC_PARAMS", "noshrink=1"},  // a kill needs one failing case, not the smallest
+         {"POOLCHECK_COUNTEREXAMPLE_DIR", (workspace.dir / "counterexamples" / label).string()}},
+        workspace.logs / (label + ".properties" + suffix + ".log"),
+        timeout};
+    if (shards > 1)
+      command.environment.insert(command.environment.end(), {{"GTEST_TOTAL_SHARDS", std::to_string(shards)},
+                                                             {"GTEST_SHARD_INDEX", std::to_string(shard)}});
+    all.push_back({std::move(command), report});
+  }
+  return all;
+}
+
+// The failing properties of one shard's run, or how the shard died.
+void read_properties(const PropertyShard& shard, const CommandOutcome& outcome, std::set<std::string>& all_properties,
+                     MutantRun& run) {
+  const auto failed = failed_tests(shard.report, all_properties);
+  run.properties.insert(run.properties.end(), failed.begin(), failed.end());
+  run.properties_seconds = std::max(run.properties_seconds, outcome.seconds);
+  if (outcome.succeeded() || !failed.empty()) return;
   run.properties.push_back("poolcheck_properties (" + outcome.describe() + ")");
   if (outcome.timed_out) run.timeouts.push_back(run.properties.back());
 }
 
-void run_corpus(const Workspace& workspace, const Tree& tree, double timeout, MutantRun& run) {
-  const fs::path junit = workspace.results / (run.label + ".corpus.xml");
+LoggedCommand corpus_command(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
+  const fs::path junit = workspace.results / (label + ".corpus.xml");
   fs::remove(junit);
-  const CommandOutcome outcome =
-      run_logged({(tree.dir / "cli" / "poolcheck").string(), "repro", (workspace.root / "corpus").string(), "--junit",
-                  junit.string()},
-                 {}, workspace.logs / (run.label + ".corpus.log"), timeout);
+  return {{(tree.dir / "cli" / "poolcheck").string(), "repro", (workspace.root / "corpus").string(), "--junit",
+           junit.string()},
+          {},
+          workspace.logs / (label + ".corpus.log"),
+          timeout};
+}
+
+void read_corpus(const Workspace& workspace, const LoggedCommand& command, const CommandOutcome& outcome,
+                 MutantRun& run) {
   run.corpus_seconds = outcome.seconds;
-  for (const auto& entry : failed_entries(junit, run.corpus_cases)) {
+  for (const auto& entry : failed_entries(command.argv.back(), run.corpus_cases)) {
     run.entries.push_back(fs::path(entry.path).lexically_relative(workspace.root).string());
     if (entry.timed_out) run.timeouts.push_back(run.entries.back());
   }
@@ -204,10 +234,18 @@ Result<double> prepare(const Workspace& workspace, const Tree& tree, std::ostrea
                             "); see " + (workspace.logs / ("baseline." + tree.dir.filename().string() + ".log")).string());
 }
 
+int available_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
 void run_checks(const Workspace& workspace, const Tree& tree, const CheckLimits& limits,
                 std::set<std::string>& all_properties, MutantRun& run) {
-  run_properties(workspace, tree, limits.properties_seconds, all_properties, run);
-  run_corpus(workspace, tree, limits.corpus_seconds, run);
+  const auto shards =
+      property_shards(workspace, tree, limits.properties_seconds, std::max(1, limits.property_shards), run.label);
+  std::vector<LoggedCommand> commands;
+  for (const auto& shard : shards) commands.push_back(shard.command);
+  commands.push_back(corpus_command(workspace, tree, limits.corpus_seconds, run.label));
+  const std::vector<CommandOutcome> outcomes = run_logged_together(commands);
+  for (std::size_t i = 0; i < shards.size(); ++i) read_properties(shards[i], outcomes[i], all_properties, run);
+  read_corpus(workspace, commands.back(), outcomes.back(), run);
 }
 
 Result<MutantRun> build_baseline(const Workspace& workspace, const Tree& tree, std::ostream& out) {

@@ -54,10 +54,14 @@ CommandOutcome build(const Workspace& workspace, const Tree& tree, const std::st
 // unmutated core. The build's seconds, or why it failed.
 Result<double> prepare(const Workspace& workspace, const Tree& tree, std::ostream& out);
 
-// How long the checks may take before a run counts as hung.
+// How the checks run: how long they may take before a run counts as hung, and
+// in how many GoogleTest shards the property suite runs, side by side with
+// each other and with the corpus replay (the cores a worker has: the suite
+// is most of a mutant's time).
 struct CheckLimits {
   double properties_seconds = 1200;
   double corpus_seconds = 900;
+  int property_shards = 1;
 };
 
 struct MutantRun {
@@ -73,6 +77,9 @@ struct MutantRun {
   // Killed by a failure that is not just a hang.
   bool failed_a_check() const { return properties.size() + entries.size() > timeouts.size(); }
 };
+
+// The cores this machine has (at least 1): what the checks and builds share out.
+int available_cores();
 
 // Runs the property suite and the corpus replay against the tree's binaries;
 // every property seen is added to `all_properties`.
