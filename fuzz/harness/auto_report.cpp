@@ -137,7 +137,7 @@ std::string sweep_report(const std::vector<SweepResult>& results, const SweepCon
      << "Population: " << context.generated << " mutants generated in " << context.files << " files of core/; "
      << results.size() << " run (" << context.selection << ").\n\n"
      << "Baseline: " << context.baseline << "\n\n"
-     << "Kill rate (the `pr` properties and the corpus; a timeout is not a kill): " << all.rate() << "; without the "
+     << "Kill rate (the `pr` properties, the law tests and the corpus; a timeout is not a kill): " << all.rate() << "; without the "
      << all.total() - without_propagation.total() << " error-propagation mutants (`if (!r) return r.error();`): "
      << without_propagation.rate() << ".\n\n";
   md << "| verdict | mutants |\n|---|---|\n";

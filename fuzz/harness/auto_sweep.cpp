@@ -115,6 +115,7 @@ Json run_json(const MutantRun& run) {
               {"properties_seconds", run.properties_seconds},
               {"corpus_seconds", run.corpus_seconds},
               {"properties", run.properties},
+              {"law_tests", run.law_tests},
               {"entries", run.entries},
               {"timeouts", run.timeouts},
               {"corpus_cases", run.corpus_cases}};
@@ -128,6 +129,7 @@ MutantRun run_of_json(const Json& json) {
   run.properties_seconds = json.value("properties_seconds", 0.0);
   run.corpus_seconds = json.value("corpus_seconds", 0.0);
   run.properties = json.value("properties", std::vector<std::string>{});
+  run.law_tests = json.value("law_tests", std::vector<std::string>{});
   run.entries = json.value("entries", std::vector<std::string>{});
   run.timeouts = json.value("timeouts", std::vector<std::string>{});
   run.corpus_cases = json.value("corpus_cases", std::size_t{0});
@@ -175,7 +177,8 @@ Result<CheckLimits> run_baseline(const AutoOptions& options, const fs::path& wor
 std::string progress_summary(Verdict verdict, const MutantRun& run) {
   std::string text = verdict_name(verdict);
   if (verdict == Verdict::Killed)
-    text += " (props " + std::to_string(run.properties.size()) + ", corpus " + std::to_string(run.entries.size()) + ")";
+    text += " (props " + std::to_string(run.properties.size()) + ", law tests " + std::to_string(run.law_tests.size()) +
+            ", corpus " + std::to_string(run.entries.size()) + ")";
   return text;
 }
 

@@ -96,6 +96,7 @@ std::string kill_summary(const MutantRun& verdict) {
   if (!verdict.built) return "DOES NOT BUILD";
   if (!verdict.killed()) return "SURVIVED";
   return "killed by " + std::to_string(verdict.properties.size()) + " properties, " +
+         (verdict.law_tests.empty() ? "" : std::to_string(verdict.law_tests.size()) + " law tests, ") +
          std::to_string(verdict.entries.size()) + " corpus entries";
 }
 
@@ -110,13 +111,14 @@ std::string times(const MutantRun& verdict) {
 std::string report_markdown(const std::vector<Mutant>& mutants, const std::vector<MutantRun>& verdicts,
                             const KillsByProperty& kills_by_property, bool with_fuzz) {
   std::ostringstream md;
-  md << "| mutant | module | killed by properties | killed by corpus entries | build s | properties s | corpus s"
-     << (with_fuzz ? " | fuzz time-to-find |" : " |") << "\n|---|---|---|---|---|---|---" << (with_fuzz ? "|---|" : "|")
-     << "\n";
+  md << "| mutant | module | killed by properties | killed by law tests | killed by corpus entries | build s | "
+        "properties s | corpus s"
+     << (with_fuzz ? " | fuzz time-to-find |" : " |") << "\n|---|---|---|---|---|---|---|---"
+     << (with_fuzz ? "|---|" : "|") << "\n";
   for (std::size_t i = 0; i < mutants.size(); ++i) {
     const MutantRun& v = verdicts[i];
     md << "| " << mutants[i].id << " | " << mutants[i].module << " | " << (v.killed() ? short_list(v.properties, 20) : "**SURVIVED**")
-       << " | " << short_list(v.entries, 3) << " | " << seconds_text(v.build_seconds) << " | "
+       << " | " << short_list(v.law_tests, 3) << " | " << short_list(v.entries, 3) << " | " << seconds_text(v.build_seconds) << " | "
        << seconds_text(v.properties_seconds) << " | " << seconds_text(v.corpus_seconds) << " |"
        << (with_fuzz ? " " + v.fuzz + " |" : "") << "\n";
   }
@@ -174,7 +176,7 @@ Result<std::vector<MutantRun>> run_catalogue(const Gate& gate, const std::vector
     if (!verdict) return verdict.error();
     const std::string total = std::to_string(mutants.size()), index = std::to_string(i + 1);
     out << "[" << std::string(total.size() - index.size(), ' ') << index << "/" << total << "] " << padded(mutant.id, 34)
-        << padded(kill_summary(*verdict), 44) << times(*verdict) << std::endl;
+        << padded(kill_summary(*verdict), 58) << times(*verdict) << std::endl;
     verdicts.push_back(std::move(*verdict));
   }
   // Leave the mirror as the source is, so the next run starts from a clean build.
@@ -198,6 +200,7 @@ void print_kill_matrix(const std::vector<Mutant>& mutants, const std::vector<Mut
   for (std::size_t i = 0; i < mutants.size(); ++i) {
     const MutantRun& v = verdicts[i];
     out << "  " << padded(mutants[i].id, 34) << "properties: " << short_list(v.properties, 20) << "\n"
+        << "  " << std::string(34, ' ') << "law tests:  " << short_list(v.law_tests, 3) << "\n"
         << "  " << std::string(34, ' ') << "corpus:     " << short_list(v.entries, 3) << "\n";
   }
   out << "Kills per property:\n";
@@ -214,7 +217,7 @@ int print_verdict(const GateOptions& options, const Gate& gate, const std::vecto
     ++survivors;
     const Mutant& m = mutants[i];
     out << "SURVIVED: " << m.id << " (" << m.file << ": " << m.description
-        << "): no property and no corpus entry fails against it. Add the law, generator case or corpus regression "
+        << "): no property, law test or corpus entry fails against it. Add the law, generator case or corpus regression "
            "that catches it. Reproduce with: poolcheck mutate --mutant "
         << m.id << "\n";
   }

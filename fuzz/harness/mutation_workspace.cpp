@@ -94,45 +94,63 @@ std::vector<FailedEntry> failed_entries(const fs::path& junit, std::size_t& case
   return failed;
 }
 
-// One GoogleTest shard of the property suite: its command and its JSON report.
-struct PropertyShard {
+// One run of a GoogleTest binary (the property suite or one of its shards,
+// the law tests): its command and its JSON report.
+struct GtestRun {
   LoggedCommand command;
   fs::path report;
 };
 
+// `binary` under the tree, with its report and log named `name` for the mutant `label`.
+GtestRun gtest_run(const Workspace& workspace, const Tree& tree, const fs::path& binary, const std::string& name,
+                   const std::string& label, double timeout) {
+  const fs::path report = workspace.results / (label + "." + name + ".json");
+  fs::remove(report);
+  return {{{(tree.dir / binary).string(), "--gtest_output=json:" + report.string()},
+           {},
+           workspace.logs / (label + "." + name + ".log"),
+           timeout},
+          report};
+}
+
 // The property suite as `shards` shards, each with its own report and log
 // (`shards` 1: one command, the plain names).
-std::vector<PropertyShard> property_shards(const Workspace& workspace, const Tree& tree, double timeout, int shards,
-                                           const std::string& label) {
-  std::vector<PropertyShard> all;
+std::vector<GtestRun> property_shards(const Workspace& workspace, const Tree& tree, double timeout, int shards,
+                                      const std::string& label) {
+  std::vector<GtestRun> all;
   for (int shard = 0; shard < shards; ++shard) {
     const std::string suffix = shards == 1 ? "" : "." + std::to_string(shard);
-    const fs::path report = workspace.results / (label + ".properties" + suffix + ".json");
-    fs::remove(report);
-    LoggedCommand command{
-        {(tree.dir / "properties" / "poolcheck_properties").string(), "--gtest_output=json:" + report.string()},
-        {{"POOLCHECK_PROFILE", "pr"},
-         {"RC_PARAMS", "noshrink=1"},  // a kill needs one failing case, not the smallest
-         {"POOLCHECK_COUNTEREXAMPLE_DIR", (workspace.dir / "counterexamples" / label).string()}},
-        workspace.logs / (label + ".properties" + suffix + ".log"),
-        timeout};
+    GtestRun run = gtest_run(workspace, tree, fs::path("properties") / "poolcheck_properties",
+                             "properties" + suffix, label, timeout);
+    run.command.environment = {
+        {"POOLCHECK_PROFILE", "pr"},
+        {"RC_PARAMS", "noshrink=1"},  // a kill needs one failing case, not the smallest
+        {"POOLCHECK_COUNTEREXAMPLE_DIR", (workspace.dir / "counterexamples" / label).string()}};
     if (shards > 1)
-      command.environment.insert(command.environment.end(), {{"GTEST_TOTAL_SHARDS", std::to_string(shards)},
-                                                             {"GTEST_SHARD_INDEX", std::to_string(shard)}});
-    all.push_back({std::move(command), report});
+      run.command.environment.insert(run.command.environment.end(), {{"GTEST_TOTAL_SHARDS", std::to_string(shards)},
+                                                                     {"GTEST_SHARD_INDEX", std::to_string(shard)}});
+    all.push_back(std::move(run));
   }
   return all;
 }
 
-// The failing properties of one shard's run, or how the shard died.
-void read_properties(const PropertyShard& shard, const CommandOutcome& outcome, std::set<std::string>& all_properties,
-                     MutantRun& run) {
-  const auto failed = failed_tests(shard.report, all_properties);
-  run.properties.insert(run.properties.end(), failed.begin(), failed.end());
-  run.properties_seconds = std::max(run.properties_seconds, outcome.seconds);
-  if (outcome.succeeded() || !failed.empty()) return;
-  run.properties.push_back("poolcheck_properties (" + outcome.describe() + ")");
-  if (outcome.timed_out) run.timeouts.push_back(run.properties.back());
+// The tests of the laws themselves, against known-bad outputs: a mutant that
+// blinds a law (a comparator in core/ that the laws lean on) changes no output
+// of the core, and only these see it.
+GtestRun law_tests_run(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
+  return gtest_run(workspace, tree, fs::path("tests") / "poolcheck_law_tests", "law-tests", label, timeout);
+}
+
+// The failing tests of one GoogleTest run into `failed` (every test seen into
+// `all`), or how the binary died; the run's seconds into `seconds` (the longest).
+void read_gtest(const GtestRun& gtest, const CommandOutcome& outcome, std::set<std::string>& all,
+                std::vector<std::string>& failed, double& seconds, MutantRun& run) {
+  const auto failing = failed_tests(gtest.report, all);
+  failed.insert(failed.end(), failing.begin(), failing.end());
+  seconds = std::max(seconds, outcome.seconds);
+  if (outcome.succeeded() || !failing.empty()) return;
+  failed.push_back(fs::path(gtest.command.argv.front()).filename().string() + " (" + outcome.describe() + ")");
+  if (outcome.timed_out) run.timeouts.push_back(failed.back());
 }
 
 LoggedCommand corpus_command(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
@@ -183,7 +201,7 @@ Workspace workspace_at(const fs::path& root, const fs::path& dir) {
 }
 
 Tree checks_tree(const Workspace& workspace, const std::string& cxx_compiler) {
-  Tree tree{workspace.dir / "build", {}, {"poolcheck_properties", "poolcheck"}};
+  Tree tree{workspace.dir / "build", {}, {"poolcheck_properties", "poolcheck_law_tests", "poolcheck"}};
   if (!cxx_compiler.empty()) tree.configure_args.push_back("-DCMAKE_CXX_COMPILER=" + cxx_compiler);
   tree.configure_args.insert(tree.configure_args.end(),
                              {"-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DPOOLCHECK_TESTS=ON", "-DPOOLCHECK_FUZZ=OFF",
@@ -240,11 +258,17 @@ void run_checks(const Workspace& workspace, const Tree& tree, const CheckLimits&
                 std::set<std::string>& all_properties, MutantRun& run) {
   const auto shards =
       property_shards(workspace, tree, limits.properties_seconds, std::max(1, limits.property_shards), run.label);
+  const GtestRun law_tests = law_tests_run(workspace, tree, limits.corpus_seconds, run.label);
   std::vector<LoggedCommand> commands;
   for (const auto& shard : shards) commands.push_back(shard.command);
+  commands.push_back(law_tests.command);
   commands.push_back(corpus_command(workspace, tree, limits.corpus_seconds, run.label));
   const std::vector<CommandOutcome> outcomes = run_logged_together(commands);
-  for (std::size_t i = 0; i < shards.size(); ++i) read_properties(shards[i], outcomes[i], all_properties, run);
+  for (std::size_t i = 0; i < shards.size(); ++i)
+    read_gtest(shards[i], outcomes[i], all_properties, run.properties, run.properties_seconds, run);
+  std::set<std::string> law_test_names;  // not properties: the gate asks no law test to kill a mutant
+  double law_tests_seconds = 0;
+  read_gtest(law_tests, outcomes[shards.size()], law_test_names, run.law_tests, law_tests_seconds, run);
   read_corpus(workspace, commands.back(), outcomes.back(), run);
 }
 
@@ -262,6 +286,7 @@ MaybeError check_baseline(const Workspace& workspace, const MutantRun& baseline,
                           const std::set<std::string>& all_properties) {
   if (!baseline.killed() && !all_properties.empty()) return std::nullopt;
   return Error::bad_request("the unmutated baseline fails: properties " + short_list(baseline.properties, 5) +
+                            "; law tests " + short_list(baseline.law_tests, 5) +
                             "; corpus " + short_list(baseline.entries, 5) + ". Fix that first (logs in " +
                             workspace.logs.string() + ").");
 }

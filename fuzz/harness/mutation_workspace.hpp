@@ -41,7 +41,7 @@ struct Tree {
 };
 
 Workspace workspace_at(const fs::path& root, const fs::path& dir);  // creates src/, logs/, results/
-// dir/build: RelWithDebInfo, no sanitizers, poolcheck_properties and poolcheck;
+// dir/build: RelWithDebInfo, no sanitizers, poolcheck_properties, poolcheck_law_tests and poolcheck;
 // compiled by `cxx_compiler` (empty: CMake's default).
 Tree checks_tree(const Workspace& workspace, const std::string& cxx_compiler);
 
@@ -69,20 +69,21 @@ struct MutantRun {
   bool built = false;
   double build_seconds = 0, properties_seconds = 0, corpus_seconds = 0;
   std::vector<std::string> properties;  // failing properties (or how the binary died)
+  std::vector<std::string> law_tests;   // failing tests of the laws themselves (tests/laws/)
   std::vector<std::string> entries;     // failing corpus entries, relative to the root
   std::vector<std::string> timeouts;    // those of the above that only ran out of time
   std::size_t corpus_cases = 0;
   std::string fuzz;                     // time-to-find, when measured
-  bool killed() const { return !properties.empty() || !entries.empty(); }
+  bool killed() const { return !properties.empty() || !law_tests.empty() || !entries.empty(); }
   // Killed by a failure that is not just a hang.
-  bool failed_a_check() const { return properties.size() + entries.size() > timeouts.size(); }
+  bool failed_a_check() const { return properties.size() + law_tests.size() + entries.size() > timeouts.size(); }
 };
 
 // The cores this machine has (at least 1): what the checks and builds share out.
 int available_cores();
 
-// Runs the property suite and the corpus replay against the tree's binaries;
-// every property seen is added to `all_properties`.
+// Runs the property suite, the law tests and the corpus replay against the
+// tree's binaries, side by side; every property seen is added to `all_properties`.
 void run_checks(const Workspace& workspace, const Tree& tree, const CheckLimits& limits,
                 std::set<std::string>& all_properties, MutantRun& run);
 

@@ -59,7 +59,7 @@ std::unique_ptr<Run> run(const Json& env) {
     ADD_FAILURE() << "envelope rejected: " << parsed.error().message << "\n" << env.dump();
     return nullptr;
   }
-  auto r = std::make_unique<Run>(Run{std::move(*parsed), std::nullopt, {}});
+  auto r = std::make_unique<Run>(Run{std::move(*parsed), std::nullopt, {}, {}});
   if (r->envelope.request.caller_params) r->before = r->envelope.request.caller_params->clone();
   auto out = preprocess(r->envelope.model, r->envelope.request);
   if (!out.ok()) {
