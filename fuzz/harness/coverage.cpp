@@ -161,6 +161,247 @@ std::vector<fs::path> profiles_under(const fs::path& dir) {
   return found;
 }
 
+// How to get a coverage build, for the messages about a build directory that holds none.
+constexpr std::string_view kBuildIt = "configure and build it with `cmake --preset coverage && cmake --build --preset "
+                                      "coverage` (tools/coverage does both)";
+
+// The binaries whose code the report counts: the instrumented `poolcheck` and each step's program.
+std::vector<fs::path> instrumented_binaries(const fs::path& build, const std::vector<CoverageStep>& steps) {
+  std::vector<fs::path> binaries = {build / "cli" / "poolcheck"};
+  for (const auto& step : steps) binaries.push_back(step.argv[0]);
+  return binaries;
+}
+
+// Whether every binary is built and carries a coverage mapping; says on `err` which one does not.
+bool all_instrumented(const fs::path& build, const std::vector<fs::path>& binaries, std::ostream& err) {
+  for (const auto& binary : binaries) {
+    if (::access(binary.c_str(), X_OK) != 0) {
+      err << "poolcheck coverage: " << shown(binary) << " is missing: " << kBuildIt << "\n";
+      return false;
+    }
+    if (!has_coverage_mapping(binary)) {
+      err << "poolcheck coverage: " << shown(build) << " is not a coverage build (" << shown(binary)
+          << " has no coverage mapping, -fcoverage-mapping): " << kBuildIt << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+struct LlvmTools {
+  fs::path profdata;
+  fs::path llvm_cov;
+};
+
+// The llvm tools of the build's compiler (find_llvm_tool); nullopt, said on `err`, when one is missing.
+std::optional<LlvmTools> llvm_tools(const std::string& cache, std::ostream& err) {
+  const fs::path compiler = cmake_cache_value(cache, "CMAKE_CXX_COMPILER").value_or("");
+  const auto profdata = find_llvm_tool("llvm-profdata", compiler);
+  const auto llvm_cov = find_llvm_tool("llvm-cov", compiler);
+  if (!profdata || !llvm_cov) {
+    err << "poolcheck coverage: " << (profdata ? "llvm-cov" : "llvm-profdata")
+        << " not found next to the compiler (" << compiler.string()
+        << ") nor on PATH; on Debian 12 it ships in the llvm-14 package (tools/bootstrap installs it)\n";
+    return std::nullopt;
+  }
+  return LlvmTools{*profdata, *llvm_cov};
+}
+
+// The directories a run writes under its output directory (CoverageOptions::output_dir).
+struct OutputDirs {
+  fs::path out_dir;
+  fs::path profiles;
+  fs::path logs;
+  fs::path html;
+};
+
+// Fresh output: profiles of an earlier run would be merged into this one.
+// nullopt, said on `err`, when the directories cannot be created.
+std::optional<OutputDirs> fresh_output(const fs::path& output_dir, std::ostream& err) {
+  const fs::path out_dir = fs::absolute(output_dir);
+  const fs::path profiles = out_dir / "profiles";
+  const fs::path logs = out_dir / "logs";
+  const fs::path html = out_dir / "html";
+  std::error_code ec;
+  for (const auto& dir : {profiles, logs, html}) fs::remove_all(dir, ec);
+  fs::create_directories(profiles, ec);
+  fs::create_directories(logs, ec);
+  if (ec) {
+    err << "poolcheck coverage: cannot create " << shown(out_dir) << ": " << ec.message() << "\n";
+    return std::nullopt;
+  }
+  return OutputDirs{out_dir, profiles, logs, html};
+}
+
+// Every instrumented binary that ran, so that each one's code is counted.
+std::vector<std::string> object_arguments(const std::vector<fs::path>& binaries) {
+  std::vector<std::string> objects = {binaries[0].string()};
+  for (std::size_t i = 1; i < binaries.size(); ++i) {
+    objects.push_back("-object");
+    objects.push_back(binaries[i].string());
+  }
+  return objects;
+}
+
+// The exit code to end a coverage run with at once; nothing: the run goes on.
+using EarlyExit = std::optional<int>;
+
+// A coverage run past its checks: the steps' programs, then llvm-profdata and llvm-cov, each announced as
+// "[n/N] ..." on `out`, then the summary.
+class CoverageRun {
+ public:
+  CoverageRun(const LlvmTools& tools, const OutputDirs& dirs, const std::vector<fs::path>& binaries,
+              const SigintFlag& sigint, std::size_t step_count, std::ostream& out, std::ostream& err)
+      : tools_(tools), dirs_(dirs), objects_(object_arguments(binaries)), sigint_(sigint), step_count_(step_count),
+        out_(out), err_(err) {}
+
+  // Runs each step's program with its own profile directory and log; a step that fails is noted, the run goes on.
+  EarlyExit run_steps(const std::vector<CoverageStep>& steps) {
+    for (const auto& step : steps) {
+      announce(step.name + ": " + shown(step.argv[0]) + (step.argv.size() > 1 ? " " + shown(step.argv[1]) : ""));
+      SpawnOptions spawn_options;
+      spawn_options.environment = step.environment;
+      spawn_options.environment.emplace_back("LLVM_PROFILE_FILE",
+                                             (dirs_.profiles / step.name / "%p-%m.profraw").string());
+      const fs::path log_path = dirs_.logs / (step.name + ".log");
+      std::ofstream log(log_path, std::ios::binary);
+      const auto start = Clock::now();
+      const Finished finished = run_to_end(step.argv, spawn_options, sigint_, log, out_);
+      if (finished.interrupted) return interrupted();
+      const bool ok = succeeded(finished);
+      if (!ok) failed_steps_.push_back(step.name);
+      out_ << "      "
+           << (ok ? "done" : "FAILED (" + (finished.started ? status_text(finished.status) : "not started") + ")")
+           << " in " << clock_text(since(start)) << ", " << profiles_under(dirs_.profiles / step.name).size()
+           << " profile(s); log " << shown(log_path) << "\n";
+    }
+    return std::nullopt;
+  }
+
+  // Merge: the raw profiles of every step into one indexed profile.
+  EarlyExit merge_profiles() {
+    const std::vector<fs::path> raw = profiles_under(dirs_.profiles);
+    announce("merge: " + std::to_string(raw.size()) + " raw profile(s) with " + tools_.profdata.string());
+    if (raw.empty()) {
+      err_ << "poolcheck coverage: no profile was written under " << shown(dirs_.profiles)
+           << ": the binaries did not run, or are not instrumented (-fprofile-instr-generate)\n";
+      return 3;
+    }
+    const fs::path list = dirs_.out_dir / "profiles.txt";
+    {
+      std::ofstream list_out(list, std::ios::binary);
+      for (const auto& file : raw) list_out << file.string() << "\n";
+    }
+    return run_tool("merge",
+                    {tools_.profdata.string(), "merge", "-sparse", "--input-files=" + list.string(), "-o",
+                     merged_profile().string()},
+                    {});
+  }
+
+  // The figures for the files under `core`, from llvm-cov export -summary-only.
+  EarlyExit export_figures(const fs::path& core) {
+    announce("export: core/ figures from llvm-cov export -summary-only");
+    const fs::path summary_json = dirs_.out_dir / "summary.json";
+    if (const EarlyExit code = run_tool("export", llvm_cov_argv({"export", "-summary-only"}, {}), summary_json))
+      return code;
+    const Json exported = Json::parse(read_text(summary_json), nullptr, false);
+    const auto figures = figures_under(exported, core);
+    if (!figures) {
+      err_ << "poolcheck coverage: " << shown(summary_json) << ": " << figures.error().message << "\n";
+      return 3;
+    }
+    figures_ = *figures;
+    return std::nullopt;
+  }
+
+  // llvm-cov report: a line per file under `core`, with its branches.
+  EarlyExit report_core_files(const fs::path& core) {
+    announce("report: per core/ file");
+    return run_tool("report", llvm_cov_argv({"report", "-show-branch-summary"}, {core.string()}), core_report());
+  }
+
+  // llvm-cov show: the HTML report of core/, properties/, fuzz/ and cli/ under `root`.
+  EarlyExit render_html(const fs::path& root) {
+    announce("html: llvm-cov show for core/, properties/, fuzz/, cli/");
+    std::vector<std::string> sources;
+    for (const char* dir : {"core", "properties", "fuzz", "cli"})
+      sources.push_back(fs::weakly_canonical(root / dir).string());
+    return run_tool(
+        "html",
+        llvm_cov_argv({"show", "-format=html", "-show-branches=count", "-output-dir=" + dirs_.html.string()}, sources),
+        {});
+  }
+
+  // Where the reports are, the core/ figures and what fell short; returns the exit code.
+  int print_outcome(Clock::time_point total_start, const CoverageThresholds& fail_under) {
+    out_ << "\nHTML report: " << shown(dirs_.html / "index.html") << "\n"
+         << "Per core/ file: " << shown(core_report()) << "\n"
+         << "Took " << clock_text(since(total_start)) << "\n"
+         << summary_line("core/", figures_) << "\n";
+    int code = 0;
+    if (!failed_steps_.empty()) {
+      out_ << "poolcheck coverage: step(s) failed, their coverage may be incomplete:";
+      for (const auto& name : failed_steps_) out_ << " " << name;
+      out_ << " (logs in " << shown(dirs_.logs) << ")\n";
+      code = 1;
+    }
+    for (const auto& unmet : unmet_thresholds(figures_, fail_under)) {
+      out_ << "poolcheck coverage: below threshold: " << unmet << "\n";
+      code = 1;
+    }
+    return code;
+  }
+
+ private:
+  fs::path merged_profile() const { return dirs_.out_dir / "coverage.profdata"; }
+  fs::path core_report() const { return dirs_.out_dir / "core-report.txt"; }
+
+  void announce(const std::string& what) {
+    out_ << "[" << ++step_number_ << "/" << step_count_ << "] " << what << "\n";
+    out_.flush();
+  }
+
+  int interrupted() {
+    out_ << "poolcheck coverage: interrupted\n";
+    return 130;
+  }
+
+  // Runs an llvm tool with its output in logs/NAME.log (its stdout in `stdout_file` when one is given); ends the
+  // run when it is interrupted or fails, the failure said on `err`.
+  EarlyExit run_tool(const std::string& name, std::vector<std::string> argv, const fs::path& stdout_file) {
+    std::ofstream log(dirs_.logs / (name + ".log"), std::ios::binary);
+    SpawnOptions spawn_options;
+    spawn_options.stdout_file = stdout_file;
+    const Finished finished = run_to_end(argv, spawn_options, sigint_, log, out_);
+    if (finished.interrupted) return interrupted();
+    if (succeeded(finished)) return std::nullopt;
+    err_ << "poolcheck coverage: " << fs::path(argv[0]).filename().string() << " failed ("
+         << (finished.started ? status_text(finished.status) : "not started") << "); see "
+         << shown(dirs_.logs / (name + ".log")) << "\n";
+    return 3;
+  }
+
+  // llvm-cov's command line: its subcommand and options, the merged profile, every binary, then `sources`.
+  std::vector<std::string> llvm_cov_argv(std::vector<std::string> head, const std::vector<std::string>& sources) const {
+    head.insert(head.begin(), tools_.llvm_cov.string());
+    head.push_back("-instr-profile=" + merged_profile().string());
+    head.insert(head.end(), objects_.begin(), objects_.end());
+    head.insert(head.end(), sources.begin(), sources.end());
+    return head;
+  }
+
+  const LlvmTools& tools_;
+  const OutputDirs& dirs_;
+  const std::vector<std::string> objects_;  // llvm-cov's binaries: the first, then -object and each other one
+  const SigintFlag& sigint_;
+  const std::size_t step_count_;
+  std::size_t step_number_ = 0;
+  std::ostream& out_;
+  std::ostream& err_;
+  std::vector<std::string> failed_steps_;
+  CoverageFigures figures_;  // set by export_figures()
+};
+
 }  // namespace
 
 double CoverageCount::percent() const {
@@ -276,184 +517,30 @@ std::vector<CoverageStep> coverage_steps(const fs::path& root, const fs::path& b
 int run_coverage(const CoverageOptions& options, std::ostream& out, std::ostream& err) {
   const auto total_start = Clock::now();
   const fs::path build = options.build_dir;
-  const std::string build_it = "configure and build it with `cmake --preset coverage && cmake --build --preset "
-                               "coverage` (tools/coverage does both)";
 
   // The build: a CMake build whose binaries carry a coverage mapping.
   const std::string cache = read_text(build / "CMakeCache.txt");
   if (cache.empty()) {
-    err << "poolcheck coverage: " << shown(build) << " is not a CMake build directory: " << build_it << "\n";
+    err << "poolcheck coverage: " << shown(build) << " is not a CMake build directory: " << kBuildIt << "\n";
     return 2;
   }
   const std::vector<CoverageStep> steps = coverage_steps(options.root, build);
-  std::vector<fs::path> binaries = {build / "cli" / "poolcheck"};
-  for (const auto& step : steps) binaries.push_back(step.argv[0]);
-  for (const auto& binary : binaries) {
-    if (::access(binary.c_str(), X_OK) != 0) {
-      err << "poolcheck coverage: " << shown(binary) << " is missing: " << build_it << "\n";
-      return 2;
-    }
-    if (!has_coverage_mapping(binary)) {
-      err << "poolcheck coverage: " << shown(build) << " is not a coverage build (" << shown(binary)
-          << " has no coverage mapping, -fcoverage-mapping): " << build_it << "\n";
-      return 2;
-    }
-  }
-  const fs::path compiler = cmake_cache_value(cache, "CMAKE_CXX_COMPILER").value_or("");
-  const auto profdata = find_llvm_tool("llvm-profdata", compiler);
-  const auto llvm_cov = find_llvm_tool("llvm-cov", compiler);
-  if (!profdata || !llvm_cov) {
-    err << "poolcheck coverage: " << (profdata ? "llvm-cov" : "llvm-profdata")
-        << " not found next to the compiler (" << compiler.string()
-        << ") nor on PATH; on Debian 12 it ships in the llvm-14 package (tools/bootstrap installs it)\n";
-    return 2;
-  }
-
-  // Fresh output: profiles of an earlier run would be merged into this one.
-  const fs::path out_dir = fs::absolute(options.output_dir);
-  const fs::path profiles = out_dir / "profiles";
-  const fs::path logs = out_dir / "logs";
-  const fs::path html = out_dir / "html";
-  std::error_code ec;
-  for (const auto& dir : {profiles, logs, html}) fs::remove_all(dir, ec);
-  fs::create_directories(profiles, ec);
-  fs::create_directories(logs, ec);
-  if (ec) {
-    err << "poolcheck coverage: cannot create " << shown(out_dir) << ": " << ec.message() << "\n";
-    return 2;
-  }
+  const std::vector<fs::path> binaries = instrumented_binaries(build, steps);
+  if (!all_instrumented(build, binaries, err)) return 2;
+  const std::optional<LlvmTools> tools = llvm_tools(cache, err);
+  if (!tools) return 2;
+  const std::optional<OutputDirs> dirs = fresh_output(options.output_dir, err);
+  if (!dirs) return 2;
 
   const SigintFlag sigint;
-
-  const std::size_t step_count = steps.size() + 4;  // + merge, export, report, html
-  std::size_t step_number = 0;
-  auto announce = [&](const std::string& what) {
-    out << "[" << ++step_number << "/" << step_count << "] " << what << "\n";
-    out.flush();
-  };
-  auto interrupted = [&] {
-    out << "poolcheck coverage: interrupted\n";
-    return 130;
-  };
-
-  std::vector<std::string> failed_steps;
-  for (const auto& step : steps) {
-    announce(step.name + ": " + shown(step.argv[0]) + (step.argv.size() > 1 ? " " + shown(step.argv[1]) : ""));
-    SpawnOptions spawn_options;
-    spawn_options.environment = step.environment;
-    spawn_options.environment.emplace_back("LLVM_PROFILE_FILE", (profiles / step.name / "%p-%m.profraw").string());
-    const fs::path log_path = logs / (step.name + ".log");
-    std::ofstream log(log_path, std::ios::binary);
-    const auto start = Clock::now();
-    const Finished finished = run_to_end(step.argv, spawn_options, sigint, log, out);
-    if (finished.interrupted) return interrupted();
-    const bool ok = succeeded(finished);
-    if (!ok) failed_steps.push_back(step.name);
-    out << "      " << (ok ? "done" : "FAILED (" + (finished.started ? status_text(finished.status) : "not started") + ")")
-        << " in " << clock_text(since(start)) << ", " << profiles_under(profiles / step.name).size()
-        << " profile(s); log " << shown(log_path) << "\n";
-  }
-
-  // Merge.
-  const std::vector<fs::path> raw = profiles_under(profiles);
-  announce("merge: " + std::to_string(raw.size()) + " raw profile(s) with " + profdata->string());
-  if (raw.empty()) {
-    err << "poolcheck coverage: no profile was written under " << shown(profiles)
-        << ": the binaries did not run, or are not instrumented (-fprofile-instr-generate)\n";
-    return 3;
-  }
-  const fs::path list = out_dir / "profiles.txt";
-  {
-    std::ofstream list_out(list, std::ios::binary);
-    for (const auto& file : raw) list_out << file.string() << "\n";
-  }
-  const fs::path merged = out_dir / "coverage.profdata";
-  auto run_tool = [&](const std::string& name, std::vector<std::string> argv, const fs::path& stdout_file) {
-    std::ofstream log(logs / (name + ".log"), std::ios::binary);
-    SpawnOptions spawn_options;
-    spawn_options.stdout_file = stdout_file;
-    const Finished finished = run_to_end(argv, spawn_options, sigint, log, out);
-    if (!finished.interrupted && !succeeded(finished))
-      err << "poolcheck coverage: " << fs::path(argv[0]).filename().string() << " failed ("
-          << (finished.started ? status_text(finished.status) : "not started") << "); see "
-          << shown(logs / (name + ".log")) << "\n";
-    return finished;
-  };
-  {
-    const Finished finished = run_tool(
-        "merge", {profdata->string(), "merge", "-sparse", "--input-files=" + list.string(), "-o", merged.string()}, {});
-    if (finished.interrupted) return interrupted();
-    if (!succeeded(finished)) return 3;
-  }
-
-  // Every instrumented binary that ran, so that each one's code is counted.
-  std::vector<std::string> objects = {binaries[0].string()};
-  for (std::size_t i = 1; i < binaries.size(); ++i) {
-    objects.push_back("-object");
-    objects.push_back(binaries[i].string());
-  }
-  auto llvm_cov_argv = [&](std::vector<std::string> head, const std::vector<std::string>& sources) {
-    head.insert(head.begin(), llvm_cov->string());
-    head.push_back("-instr-profile=" + merged.string());
-    head.insert(head.end(), objects.begin(), objects.end());
-    head.insert(head.end(), sources.begin(), sources.end());
-    return head;
-  };
+  CoverageRun run(*tools, *dirs, binaries, sigint, steps.size() + 4, out, err);  // + merge, export, report, html
+  if (const EarlyExit code = run.run_steps(steps)) return *code;
+  if (const EarlyExit code = run.merge_profiles()) return *code;
   const fs::path core = fs::weakly_canonical(options.root / "core");
-
-  announce("export: core/ figures from llvm-cov export -summary-only");
-  const fs::path summary_json = out_dir / "summary.json";
-  {
-    const Finished finished = run_tool("export", llvm_cov_argv({"export", "-summary-only"}, {}), summary_json);
-    if (finished.interrupted) return interrupted();
-    if (!succeeded(finished)) return 3;
-  }
-  const Json exported = Json::parse(read_text(summary_json), nullptr, false);
-  const auto figures = figures_under(exported, core);
-  if (!figures) {
-    err << "poolcheck coverage: " << shown(summary_json) << ": " << figures.error().message << "\n";
-    return 3;
-  }
-
-  announce("report: per core/ file");
-  const fs::path core_report = out_dir / "core-report.txt";
-  {
-    const Finished finished =
-        run_tool("report", llvm_cov_argv({"report", "-show-branch-summary"}, {core.string()}), core_report);
-    if (finished.interrupted) return interrupted();
-    if (!succeeded(finished)) return 3;
-  }
-
-  announce("html: llvm-cov show for core/, properties/, fuzz/, cli/");
-  {
-    std::vector<std::string> sources;
-    for (const char* dir : {"core", "properties", "fuzz", "cli"})
-      sources.push_back(fs::weakly_canonical(options.root / dir).string());
-    const Finished finished = run_tool("html",
-                                       llvm_cov_argv({"show", "-format=html", "-show-branches=count",
-                                                      "-output-dir=" + html.string()},
-                                                     sources),
-                                       {});
-    if (finished.interrupted) return interrupted();
-    if (!succeeded(finished)) return 3;
-  }
-
-  out << "\nHTML report: " << shown(html / "index.html") << "\n"
-      << "Per core/ file: " << shown(core_report) << "\n"
-      << "Took " << clock_text(since(total_start)) << "\n"
-      << summary_line("core/", *figures) << "\n";
-  int code = 0;
-  if (!failed_steps.empty()) {
-    out << "poolcheck coverage: step(s) failed, their coverage may be incomplete:";
-    for (const auto& name : failed_steps) out << " " << name;
-    out << " (logs in " << shown(logs) << ")\n";
-    code = 1;
-  }
-  for (const auto& unmet : unmet_thresholds(*figures, options.fail_under)) {
-    out << "poolcheck coverage: below threshold: " << unmet << "\n";
-    code = 1;
-  }
-  return code;
+  if (const EarlyExit code = run.export_figures(core)) return *code;
+  if (const EarlyExit code = run.report_core_files(core)) return *code;
+  if (const EarlyExit code = run.render_html(options.root)) return *code;
+  return run.print_outcome(total_start, options.fail_under);
 }
 
 }  // namespace poolcheck::harness
