@@ -15,23 +15,15 @@ constexpr std::array<std::string_view, 10> kObjectFormKeys = {
     "extra_kwargs",   "output_kind"};
 constexpr std::array<std::string_view, 3> kLateInteractionKeys = {"mode", "query_key", "query_uses"};
 
-template <std::size_t N>
-bool keys_are(const Json& object, const std::array<std::string_view, N>& keys) {
-  if (!object.is_object() || object.size() != N) return false;
+}  // namespace
+
+bool has_exactly_keys(const Json& object, std::span<const std::string_view> keys) {
+  if (!object.is_object() || object.size() != keys.size()) return false;
   std::size_t i = 0;
   for (auto it = object.begin(); it != object.end(); ++it, ++i)
     if (it.key() != keys[i]) return false;
   return true;
 }
-
-template <std::size_t N>
-std::string expected_list(const std::array<std::string_view, N>& keys) {
-  Json names = Json::array();
-  for (auto key : keys) names.push_back(std::string(key));
-  return dump_json(names);
-}
-
-}  // namespace
 
 std::string key_list(const Json& object) {
   if (!object.is_object()) return "not an object: " + dump_json(object);
@@ -40,18 +32,24 @@ std::string key_list(const Json& object) {
   return dump_json(names);
 }
 
+std::string quoted_list(std::span<const std::string_view> keys) {
+  Json names = Json::array();
+  for (auto key : keys) names.push_back(std::string(key));
+  return dump_json(names);
+}
+
 Violations object_form_exact(const Json& object, const PoolingParams& params, const std::string& what,
                              bool read_back) {
   constexpr const char* kLaw = "object-form";
-  if (!keys_are(object, kObjectFormKeys))
-    return {{kLaw, what + " has the keys " + key_list(object) + ", expected exactly " + expected_list(kObjectFormKeys)}};
+  if (!has_exactly_keys(object, kObjectFormKeys))
+    return {{kLaw, what + " has the keys " + key_list(object) + ", expected exactly " + quoted_list(kObjectFormKeys)}};
   Violations out;
   if (object["output_kind"] != "FINAL_ONLY")
     out.push_back({kLaw, what + " has output_kind " + dump_json(object["output_kind"]) + ", expected \"FINAL_ONLY\""});
   const Json& late = object["late_interaction_params"];
-  if (!late.is_null() && !keys_are(late, kLateInteractionKeys))
+  if (!late.is_null() && !has_exactly_keys(late, kLateInteractionKeys))
     out.push_back({kLaw, what + "'s late_interaction_params has the keys " + key_list(late) + ", expected exactly " +
-                             expected_list(kLateInteractionKeys)});
+                             quoted_list(kLateInteractionKeys)});
   if (!read_back || !out.empty()) return out;
   auto read = params_from_object(object, "pooling_params");
   if (!read)

@@ -3,6 +3,7 @@
 // structures. A slip in rendering (a key added to a prompt, the object form's
 // keys reordered) or in a command's own bytes-in path (core/json_api.hpp)
 // leaves every structure right and is seen only here.
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,7 +27,12 @@ Violations object_form_exact(const Json& object, const PoolingParams& params, co
 // runs it ("poolcheck compress").
 Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected);
 
-// The keys of a JSON object, in order, printed as a list: ["a","b"].
+// Whether `object` is an object with exactly `keys`, in that order. Compared
+// in place: the request laws ask it of every printed pair.
+bool has_exactly_keys(const Json& object, std::span<const std::string_view> keys);
+// The keys of a JSON object, in order, printed as a list: ["a","b"] (for messages).
 std::string key_list(const Json& object);
+// `keys` printed the same way.
+std::string quoted_list(std::span<const std::string_view> keys);
 
 }  // namespace poolcheck::laws

@@ -235,13 +235,13 @@ Violations prompt_extras_exact(const RequestRun& run) {
     auto urls = image_urls(query_of(run, i));
     auto doc_urls = image_urls(request.documents[i]);
     urls.insert(urls.end(), doc_urls.begin(), doc_urls.end());
-    Json keys = Json::array({"prompt_token_ids"});
+    std::vector<std::string_view> keys = {"prompt_token_ids"};
     if (!urls.empty()) keys.push_back("multi_modal_data");
     if (want.cache_salt) keys.push_back("cache_salt");
     if (want.mm_processor_kwargs) keys.push_back("mm_processor_kwargs");
-    if (key_list(*prompt) != dump_json(keys))
+    if (!has_exactly_keys(*prompt, keys))
       out.push_back({"prompt-extras", pair_name(i) + "'s printed prompt has the keys " + key_list(*prompt) +
-                                          ", expected exactly " + dump_json(keys)});
+                                          ", expected exactly " + quoted_list(keys)});
     const auto printed = [&](const char* key) -> std::optional<Json> {
       const Json* value = member(*prompt, key);
       return value ? std::optional<Json>(*value) : std::nullopt;
@@ -265,9 +265,10 @@ Violations prompt_extras_exact(const RequestRun& run) {
 Violations rendered_outputs_exact(const RequestRun& run) {
   constexpr const char* kLaw = "rendered-output";
   const Json& rendered = run.rendered;
-  const Json want_keys = offline(run) ? Json::array({"outputs", "caller_pooling_params"}) : Json::array({"outputs"});
-  if (key_list(rendered) != dump_json(want_keys))
-    return {{kLaw, "the printed output has the keys " + key_list(rendered) + ", expected exactly " + dump_json(want_keys)}};
+  constexpr std::array<std::string_view, 2> kOutputKeys = {"outputs", "caller_pooling_params"};
+  const std::span<const std::string_view> want_keys(kOutputKeys.data(), offline(run) ? 2 : 1);
+  if (!has_exactly_keys(rendered, want_keys))
+    return {{kLaw, "the printed output has the keys " + key_list(rendered) + ", expected exactly " + quoted_list(want_keys)}};
   const Json& outputs = rendered["outputs"];
   const auto& pairs = run.output.outputs;
   if (!outputs.is_array() || outputs.size() != pairs.size())
@@ -275,12 +276,12 @@ Violations rendered_outputs_exact(const RequestRun& run) {
                                                                     : "not a list") +
                        " for " + std::to_string(pairs.size()) + " pairs"}};
   Violations out;
-  const std::string entry_keys = R"(["request_id","prompt","pooling_params"])";
+  constexpr std::array<std::string_view, 3> kEntryKeys = {"request_id", "prompt", "pooling_params"};
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const Json& entry = outputs[i];
-    if (key_list(entry) != entry_keys) {
+    if (!has_exactly_keys(entry, kEntryKeys)) {
       out.push_back({kLaw, pair_name(i) + "'s printed entry has the keys " + key_list(entry) + ", expected exactly " +
-                               entry_keys});
+                               quoted_list(kEntryKeys)});
       continue;
     }
     if (entry["request_id"] != pairs[i].request_id)
