@@ -228,7 +228,7 @@ std::vector<SweepResult> run_sweep(const AutoOptions& options, const fs::path& w
     result.run = run_of_json(reply);
     result.verdict = verdict_of(result.run);
     const double seconds = result.run.build_seconds + result.run.properties_seconds + result.run.corpus_seconds;
-    out << padded(progress_summary(result.verdict, result.run), 30) << seconds_text(seconds) << " s" << std::endl;
+    out << padded(progress_summary(result.verdict, result.run), 44) << seconds_text(seconds) << " s" << std::endl;
   });
   return results;
 }
