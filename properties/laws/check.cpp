@@ -211,18 +211,6 @@ std::vector<BatchRequest> batch_from_types(const std::vector<std::int64_t>& type
   return batch;
 }
 
-// The worker batch as `poolcheck batch` reads it.
-Json batch_input(std::span<const BatchRequest> batch) {
-  Json input = Json::array();
-  for (const auto& request : batch) {
-    Json item = Json::object();
-    item["pooling_params"] = request.params ? params_to_object(*request.params) : Json(nullptr);
-    item["seq_len"] = request.seq_len;
-    input.push_back(std::move(item));
-  }
-  return input;
-}
-
 // `poolcheck compress`, `reconstruct` and `batch` on the same types, in the
 // JSON forms a user gives them. `k` and `compressed` are the core's own
 // compression of `types` and its printed outcome.
@@ -242,7 +230,7 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   const Json want = !batched ? error_body(batched.error())
                     : *batched ? Json{{"token_type_ids", **batched}}
                                : Json{{"token_type_ids", nullptr}};
-  append(out, command_agrees("poolcheck batch", batch_json(dump_json(batch_input(batch))), want));
+  append(out, command_agrees("poolcheck batch", batch_json(dump_json(batch_command_input(batch))), want));
   return out;
 }
 

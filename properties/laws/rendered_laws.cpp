@@ -17,6 +17,17 @@ constexpr std::array<std::string_view, 3> kLateInteractionKeys = {"mode", "query
 
 }  // namespace
 
+Json batch_command_input(std::span<const BatchRequest> batch) {
+  Json input = Json::array();
+  for (const auto& request : batch) {
+    Json item = Json::object();
+    item["pooling_params"] = request.params ? params_to_object(*request.params) : Json(nullptr);
+    item["seq_len"] = request.seq_len;
+    input.push_back(std::move(item));
+  }
+  return input;
+}
+
 bool has_exactly_keys(const Json& object, std::span<const std::string_view> keys) {
   if (!object.is_object() || object.size() != keys.size()) return false;
   std::size_t i = 0;

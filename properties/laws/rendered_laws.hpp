@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/pooling_params.hpp"
+#include "core/token_types.hpp"
 #include "properties/laws/violation.hpp"
 
 namespace poolcheck::laws {
@@ -30,6 +31,10 @@ Violations command_agrees(std::string_view command, const Result<Json>& answer, 
 // Whether `object` is an object with exactly `keys`, in that order. Compared
 // in place: the request laws ask it of every printed pair.
 bool has_exactly_keys(const Json& object, std::span<const std::string_view> keys);
+// A worker batch as `poolcheck batch` reads it:
+// [{"pooling_params": object form or null, "seq_len": n}, ...].
+Json batch_command_input(std::span<const BatchRequest> batch);
+
 // The keys of a JSON object, in order, printed as a list: ["a","b"] (for messages).
 std::string key_list(const Json& object);
 // `keys` printed the same way.

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/output_json.hpp"
+#include "properties/laws/rendered_laws.hpp"
 
 namespace poolcheck::props {
 namespace {
@@ -87,13 +88,7 @@ void showValue(const BatchCase& input, std::ostream& os) {
   os << "batch " << dump_json(batch_to_json(input)) << " with ids " << dump_json(Json(input.ids));
 }
 
-Json batch_to_json(const BatchCase& input) {
-  Json batch = Json::array();
-  for (const auto& request : input.batch)
-    batch.push_back(Json{{"pooling_params", request.params ? params_to_object(*request.params) : Json(nullptr)},
-                         {"seq_len", request.seq_len}});
-  return batch;
-}
+Json batch_to_json(const BatchCase& input) { return laws::batch_command_input(input.batch); }
 
 rc::Gen<BatchCase> gen_batch() {
   return rc::gen::exec([] {
