@@ -94,15 +94,15 @@ std::vector<FailedEntry> failed_entries(const fs::path& junit, std::size_t& case
   return failed;
 }
 
-// One run of a GoogleTest binary (the property suite or one of its shards,
-// the law tests): its command and its JSON report.
-struct GtestRun {
+// One check of a mutant (a property shard, the law tests, the corpus replay):
+// its command and the report it writes (GoogleTest JSON, or JUnit XML).
+struct CheckRun {
   LoggedCommand command;
   fs::path report;
 };
 
 // `binary` under the tree, with its report and log named `name` for the mutant `label`.
-GtestRun gtest_run(const Workspace& workspace, const Tree& tree, const fs::path& binary, const std::string& name,
+CheckRun gtest_run(const Workspace& workspace, const Tree& tree, const fs::path& binary, const std::string& name,
                    const std::string& label, double timeout) {
   const fs::path report = workspace.results / (label + "." + name + ".json");
   fs::remove(report);
@@ -115,12 +115,12 @@ GtestRun gtest_run(const Workspace& workspace, const Tree& tree, const fs::path&
 
 // The property suite as `shards` shards, each with its own report and log
 // (`shards` 1: one command, the plain names).
-std::vector<GtestRun> property_shards(const Workspace& workspace, const Tree& tree, double timeout, int shards,
+std::vector<CheckRun> property_shards(const Workspace& workspace, const Tree& tree, double timeout, int shards,
                                       const std::string& label) {
-  std::vector<GtestRun> all;
+  std::vector<CheckRun> all;
   for (int shard = 0; shard < shards; ++shard) {
     const std::string suffix = shards == 1 ? "" : "." + std::to_string(shard);
-    GtestRun run = gtest_run(workspace, tree, fs::path("properties") / "poolcheck_properties",
+    CheckRun run = gtest_run(workspace, tree, fs::path("properties") / "poolcheck_properties",
                              "properties" + suffix, label, timeout);
     run.command.environment = {
         {"POOLCHECK_PROFILE", "pr"},
@@ -137,13 +137,13 @@ std::vector<GtestRun> property_shards(const Workspace& workspace, const Tree& tr
 // The tests of the laws themselves, against known-bad outputs: a mutant that
 // blinds a law (a comparator in core/ that the laws lean on) changes no output
 // of the core, and only these see it.
-GtestRun law_tests_run(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
+CheckRun law_tests_run(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
   return gtest_run(workspace, tree, fs::path("tests") / "poolcheck_law_tests", "law-tests", label, timeout);
 }
 
 // The failing tests of one GoogleTest run into `failed` (every test seen into
 // `all`), or how the binary died; the run's seconds into `seconds` (the longest).
-void read_gtest(const GtestRun& gtest, const CommandOutcome& outcome, std::set<std::string>& all,
+void read_gtest(const CheckRun& gtest, const CommandOutcome& outcome, std::set<std::string>& all,
                 std::vector<std::string>& failed, double& seconds, MutantRun& run) {
   const auto failing = failed_tests(gtest.report, all);
   failed.insert(failed.end(), failing.begin(), failing.end());
@@ -153,20 +153,20 @@ void read_gtest(const GtestRun& gtest, const CommandOutcome& outcome, std::set<s
   if (outcome.timed_out) run.timeouts.push_back(failed.back());
 }
 
-LoggedCommand corpus_command(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
+CheckRun corpus_run(const Workspace& workspace, const Tree& tree, double timeout, const std::string& label) {
   const fs::path junit = workspace.results / (label + ".corpus.xml");
   fs::remove(junit);
-  return {{(tree.dir / "cli" / "poolcheck").string(), "repro", (workspace.root / "corpus").string(), "--junit",
-           junit.string()},
-          {},
-          workspace.logs / (label + ".corpus.log"),
-          timeout};
+  return {{{(tree.dir / "cli" / "poolcheck").string(), "repro", (workspace.root / "corpus").string(), "--junit",
+            junit.string()},
+           {},
+           workspace.logs / (label + ".corpus.log"),
+           timeout},
+          junit};
 }
 
-void read_corpus(const Workspace& workspace, const LoggedCommand& command, const CommandOutcome& outcome,
-                 MutantRun& run) {
+void read_corpus(const Workspace& workspace, const CheckRun& corpus, const CommandOutcome& outcome, MutantRun& run) {
   run.corpus_seconds = outcome.seconds;
-  for (const auto& entry : failed_entries(command.argv.back(), run.corpus_cases)) {
+  for (const auto& entry : failed_entries(corpus.report, run.corpus_cases)) {
     run.entries.push_back(fs::path(entry.path).lexically_relative(workspace.root).string());
     if (entry.timed_out) run.timeouts.push_back(run.entries.back());
   }
@@ -258,18 +258,20 @@ void run_checks(const Workspace& workspace, const Tree& tree, const CheckLimits&
                 std::set<std::string>& all_properties, MutantRun& run) {
   const auto shards =
       property_shards(workspace, tree, limits.properties_seconds, std::max(1, limits.property_shards), run.label);
-  const GtestRun law_tests = law_tests_run(workspace, tree, limits.corpus_seconds, run.label);
+  // The law tests take milliseconds, as the corpus replay does: the corpus's limit serves both.
+  const CheckRun law_tests = law_tests_run(workspace, tree, limits.corpus_seconds, run.label);
+  const CheckRun corpus = corpus_run(workspace, tree, limits.corpus_seconds, run.label);
   std::vector<LoggedCommand> commands;
   for (const auto& shard : shards) commands.push_back(shard.command);
   commands.push_back(law_tests.command);
-  commands.push_back(corpus_command(workspace, tree, limits.corpus_seconds, run.label));
+  commands.push_back(corpus.command);
   const std::vector<CommandOutcome> outcomes = run_logged_together(commands);
   for (std::size_t i = 0; i < shards.size(); ++i)
     read_gtest(shards[i], outcomes[i], all_properties, run.properties, run.properties_seconds, run);
   std::set<std::string> law_test_names;  // not properties: the gate asks no law test to kill a mutant
   double law_tests_seconds = 0;
   read_gtest(law_tests, outcomes[shards.size()], law_test_names, run.law_tests, law_tests_seconds, run);
-  read_corpus(workspace, commands.back(), outcomes.back(), run);
+  read_corpus(workspace, corpus, outcomes.back(), run);
 }
 
 Result<MutantRun> build_baseline(const Workspace& workspace, const Tree& tree, std::ostream& out) {
