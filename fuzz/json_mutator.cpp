@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -108,6 +109,13 @@ const std::vector<Json>& boundary_values() {
     return v;
   }();
   return values;
+}
+
+// A float as the integer a type change gives it: truncated and clamped to
+// +-1e18; NaN (which the parser reads) becomes 0, since no cast of it is defined.
+std::int64_t as_integer(double value) {
+  if (std::isnan(value)) return 0;
+  return static_cast<std::int64_t>(std::clamp(value, -1e18, 1e18));
 }
 
 // A value of the tree with what a mutation needs to know about its place:
@@ -274,7 +282,7 @@ class Mutation {
                   : true;
         break;
       case 2:
-        if (v.is_number_float()) changed = static_cast<std::int64_t>(std::clamp(v.get<double>(), -1e18, 1e18));
+        if (v.is_number_float()) changed = as_integer(v.get<double>());
         else if (v.is_boolean()) changed = v.get<bool>() ? 1 : 0;
         else if (v.is_string()) changed = v.get_ref<const std::string&>().size();
         else if (v.is_structured()) changed = v.size();
