@@ -4,6 +4,8 @@
 #include <limits>
 
 #include "core/output_json.hpp"
+#include "core/unicode.hpp"
+#include "properties/laws/word_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -28,6 +30,19 @@ struct SignedDigits {
 SignedDigits split_sign(const std::string& decimal) {
   if (!decimal.empty() && decimal.front() == '-') return {"-", decimal.substr(1)};
   return {"", decimal};
+}
+
+// Every White_Space code point once, in order: pydantic strips them all
+// around a numeric string (Rust's str::trim), so a spelling padded with this
+// run puts each one to the test.
+const std::string& all_white_space() {
+  static const std::string run = [] {
+    std::string out;
+    for (const char32_t c : white_space_edges())
+      if (spec_white_space(c)) append_utf8(out, c);
+    return out;
+  }();
+  return run;
 }
 
 }  // namespace
@@ -58,6 +73,7 @@ std::vector<Json> int_spellings(const Integer& value) {
   const std::string underscored = digits.size() > 1 ? digits.substr(0, 1) + "_" + digits.substr(1) : digits;
   for (const std::string& text :
        {decimal, " " + decimal + " ", "\t" + decimal + "\n", "\u00a0" + decimal + "\u3000", "\u2003" + decimal,
+        all_white_space() + decimal + all_white_space(),
         (sign.empty() ? "+" : "") + decimal, decimal + ".0", decimal + ".000", sign + "00" + digits,
         sign + underscored, " " + sign + "0_0" + underscored + ".00 ", sign + "0" + digits + ".0"})
     out.push_back(text);
@@ -82,6 +98,13 @@ const std::vector<RejectedSpelling>& rejected_int_spellings() {
                              "5.", ".5", "5..0", "5.0.0", "1.0_0", "5 .0", "- 5", "\u0663", "\uff15",
                              "\u200b5", "\ufeff5", "\x1c" "5", "NaN", "inf", "five", "5\u200b"})
       out.push_back({text, std::string(kIntParsing)});
+    // Just outside each White_Space range: not stripped, so not a number.
+    for (const char32_t c : white_space_edges()) {
+      if (spec_white_space(c)) continue;
+      std::string text;
+      append_utf8(text, c);
+      out.push_back({text + "5", std::string(kIntParsing)});
+    }
     out.push_back({std::string(4301, '7'), std::string(kIntParsingSize)});
     out.push_back({"-" + std::string(4300, '7'), std::string(kIntParsingSize)});
     out.push_back({" " + std::string(4301, '7'), std::string(kIntParsing)});

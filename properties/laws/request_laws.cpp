@@ -12,6 +12,7 @@
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
+#include "properties/laws/word_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -292,7 +293,7 @@ Violations rendered_outputs_exact(const RequestRun& run) {
       out.push_back({kLaw, pair_name(i) + "'s printed prompt_token_ids are " + show(ids) + ", the run's are " +
                                show(pairs[i].prompt.prompt_token_ids)});
     append(out, object_form_exact(entry["pooling_params"], pairs[i].pooling_params, pair_name(i) + "'s pooling_params",
-                                  run.wire_round_trip));
+                                  run.full_check));
   }
   if (offline(run)) {
     const Json& caller = rendered["caller_pooling_params"];
@@ -544,14 +545,30 @@ namespace {
 Violations pairs_params_round_trip(const RequestRun& run) {
   Violations out;
   const auto& outputs = run.output.outputs;
-  if (!run.wire_round_trip) return out;
+  if (!run.full_check) return out;
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (i == 0 || !deep_equal(outputs[i - 1].pooling_params, outputs[i].pooling_params))
       append(out, params_round_trip(outputs[i].pooling_params));
   return out;
 }
 
+void append_split_laws(Violations& out, const std::vector<ScoreInput>& inputs, std::int64_t vocab_size) {
+  for (const ScoreInput& input : inputs) {
+    if (!input.is_object) append(out, words_split(input.text, vocab_size));
+    for (const ContentPart& part : input.parts)
+      if (part.kind == ContentPart::Kind::Text) append(out, words_split(part.value, vocab_size));
+  }
+}
+
 }  // namespace
+
+Violations inputs_split_as_specified(const RequestRun& run) {
+  Violations out;
+  if (!run.full_check) return out;
+  append_split_laws(out, request_of(run).queries, run.envelope.model.vocab_size);
+  append_split_laws(out, request_of(run).documents, run.envelope.model.vocab_size);
+  return out;
+}
 
 Violations request_laws(const RequestRun& run) {
   Violations out = keys_never_lost(run);
@@ -565,6 +582,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, prompt_exact(run));
   append(out, pairing_cardinality(run));
   append(out, pairs_params_round_trip(run));
+  append(out, inputs_split_as_specified(run));
   return out;
 }
 

@@ -18,10 +18,10 @@ struct RequestRun {
   // The output as `poolcheck preprocess` prints it (preprocess_output_to_json):
   // what the user reads, and what the prompt-extras and rendered laws judge.
   const Json& rendered;
-  // False: the pairs' params skip the wire round trip, and their printed
-  // object forms are checked for their keys but not read back
-  // (laws::RequestCheck::full_check_one_in says when).
-  bool wire_round_trip = true;
+  // False: the pairs' params skip the wire round trip, their printed object
+  // forms are checked for their keys but not read back, and the inputs' word
+  // split is not re-derived (laws::RequestCheck::full_check_one_in says when).
+  bool full_check = true;
 };
 
 // Every key of the base extra_kwargs is in every pair's, deep-equal
@@ -65,6 +65,9 @@ Violations prompt_exact(const RequestRun& run);
 Violations pairing_cardinality(const RequestRun& run);
 
 // All of the above, plus the wire round trip of the pairs' params.
+// Every text of the request (string inputs and text parts) splits and
+// tokenises as the spec says (laws::words_split). Full checks only.
+Violations inputs_split_as_specified(const RequestRun& run);
 Violations request_laws(const RequestRun& run);
 
 // The score union (spec 11.5) of an accepted score body: its sides are those

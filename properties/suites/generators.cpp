@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/unicode.hpp"
+#include "properties/laws/word_laws.hpp"
 
 namespace poolcheck::props {
 namespace {
@@ -24,7 +25,11 @@ rc::Gen<std::uint32_t> gen_code_point() {
       {3, inRange<std::uint32_t>(0x20, 0x7F)},
       {1, rc::gen::element<std::uint32_t>(0, '\t', '\n', 0x7F, '"', '\\', '@', '/')},
       {2, inRange<std::uint32_t>(0xA0, 0x800)},
-      {1, rc::gen::element<std::uint32_t>(0xA0, 0x2028, 0x3000, 0xFEFF, 0x200B)},
+      {1, rc::gen::element<std::uint32_t>(0xFEFF, 0x200B)},
+      // Every White_Space code point and the neighbours of each range: the
+      // word split's edges (laws::words_split judges them).
+      {2, rc::gen::map(rc::gen::inRange<std::size_t>(0, laws::white_space_edges().size()),
+                       [](std::size_t i) { return static_cast<std::uint32_t>(laws::white_space_edges()[i]); })},
       {2, inRange<std::uint32_t>(0x4E00, 0x4F00)},
       {1, inRange<std::uint32_t>(0x1F600, 0x1F650)},
       {1, inRange<std::uint32_t>(0xE000, 0xF900)},
@@ -49,6 +54,27 @@ bool chance(int percent) {
 rc::Gen<std::string> gen_unicode_string(int max_length) {
   return rc::gen::map(rc::gen::resize(max_length, rc::gen::container<std::vector<std::uint32_t>>(gen_code_point())),
                       utf8);
+}
+
+namespace {
+
+std::vector<std::string> split_edges(bool white_space) {
+  std::vector<std::string> out;
+  for (const char32_t c : laws::white_space_edges())
+    if (laws::spec_white_space(c) == white_space) out.push_back(utf8({static_cast<std::uint32_t>(c)}));
+  return out;
+}
+
+}  // namespace
+
+rc::Gen<std::string> gen_white_space() {
+  static const std::vector<std::string> pool = split_edges(true);
+  return rc::gen::elementOf(pool);
+}
+
+rc::Gen<std::string> gen_white_space_neighbour() {
+  static const std::vector<std::string> pool = split_edges(false);
+  return rc::gen::elementOf(pool);
 }
 
 rc::Gen<std::string> gen_key() {

@@ -48,6 +48,11 @@ rc::Gen<std::optional<T>> optional_of(rc::Gen<T> gen, int percent = 40) {
 // Valid UTF-8 of at most `max_length` code points: ASCII mostly, with NUL,
 // quotes, Unicode whitespace, CJK, astral and private-use code points.
 rc::Gen<std::string> gen_unicode_string(int max_length);
+// One code point at the edges of the word split (laws::white_space_edges):
+// a White_Space code point, which separates words, or one just outside a
+// White_Space range, which is a word of its own. As UTF-8.
+rc::Gen<std::string> gen_white_space();
+rc::Gen<std::string> gen_white_space_neighbour();
 // Object keys a user may send: plain ones, the keys the core gives a meaning
 // (compressed_token_type_ids, cache_salt, mm_processor_kwargs,
 // max_tokens_per_query, ...), the empty key and Unicode keys.

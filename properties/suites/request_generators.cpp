@@ -24,7 +24,8 @@ rc::Gen<Json> gen_python_json(int depth) {
   return rc::gen::weightedOneOf<Json>({{8, gen_json(depth)}, {1, gen_big_integer()}});
 }
 
-// One token each under the toy tokenizer (ASCII runs, or one other code point).
+// One token each under the toy tokenizer (ASCII runs, or one other code
+// point), as is every gen_white_space_neighbour.
 const std::vector<std::string>& words() {
   static const std::vector<std::string> pool{"a", "cat", "sat", "on", "the", "mat", "bert",
                                              "42", "x9", "é", "東", "!", "ß", "Dog"};
@@ -36,8 +37,8 @@ rc::Gen<std::string> gen_text(int max_words) {
     const int n = *rc::gen::inRange(0, max_words + 1);
     std::string text;
     for (int i = 0; i < n; ++i) {
-      if (i > 0) text += *rc::gen::weightedElement<std::string>({{8, " "}, {1, "\t"}, {1, "\u00a0"}, {1, "\u3000"}});
-      text += *rc::gen::elementOf(words());
+      if (i > 0) text += *rc::gen::weightedOneOf<std::string>({{8, rc::gen::just(std::string(" "))}, {2, gen_white_space()}});
+      text += *rc::gen::weightedOneOf<std::string>({{12, rc::gen::elementOf(words())}, {1, gen_white_space_neighbour()}});
     }
     return text;
   });

@@ -20,6 +20,7 @@
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
 #include "core/tokenizer.hpp"
+#include "core/unicode.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
@@ -29,6 +30,7 @@
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
+#include "properties/laws/word_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -1097,6 +1099,30 @@ TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
   EXPECT_TRUE(accepted.accepted);
   EXPECT_TRUE(accepted.violations.empty());
 }
+
+// The law's White_Space is PropList.txt's: 25 code points in 10 ranges, and
+// not the look-alikes U+180E (White_Space until Unicode 6.3), U+200B or U+FEFF.
+TEST(WordSplit, TheSpecTableIsPropListsWhiteSpace) {
+  int members = 0;
+  for (char32_t c = 0; c < 0x10000; ++c) members += spec_white_space(c) ? 1 : 0;
+  EXPECT_EQ(members, 25);
+  for (char32_t c : {0x85u, 0xA0u, 0x1680u, 0x2000u, 0x200Au, 0x2028u, 0x2029u, 0x202Fu, 0x205Fu, 0x3000u})
+    EXPECT_TRUE(spec_white_space(c)) << std::hex << static_cast<std::uint32_t>(c);
+  for (char32_t c : {0x84u, 0x180Eu, 0x200Bu, 0x2060u, 0xFEFFu, 0x1Cu}) EXPECT_FALSE(spec_white_space(c));
+  // The edges: each range's members and the code point on either side.
+  EXPECT_EQ(white_space_edges().size(), 25u + 2u * 10u);
+}
+
+TEST(WordSplit, HoldsOnTheCoresTokenizerAtEveryEdge) {
+  for (const char32_t c : white_space_edges()) {
+    std::string edge;
+    append_utf8(edge, static_cast<std::uint32_t>(c));
+    for (const std::string& text : {"Cat" + edge + "sat", edge, "x9" + edge + edge + "\u00e9!", edge + "DOG"})
+      EXPECT_HOLDS(words_split(text, 30522));
+  }
+  EXPECT_HOLDS(words_split("", 1001));
+}
+
 
 }  // namespace
 }  // namespace poolcheck::laws
