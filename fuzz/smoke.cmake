@@ -35,5 +35,10 @@ message(STATUS "running: ${shown}")
 execute_process(COMMAND ${command} WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   file(GLOB artifacts "${WORK_DIR}/artifacts/*")
-  message(FATAL_ERROR "fuzz smoke: ${FUZZER} exited with ${rc}; artifacts: ${artifacts}")
+  # An empty artifact is libFuzzer's "no input was running": the crash was in
+  # the custom mutator, which only the seed and the corpus reproduce.
+  message(FATAL_ERROR "fuzz smoke: ${FUZZER} exited with ${rc}; artifacts: ${artifacts}\n"
+          "Reproduce an input's crash with: ${FUZZER} ARTIFACT\n"
+          "An empty artifact means the crash was in the custom mutator: reproduce with "
+          "${shown} -seed=<the 'INFO: Seed' above>, over a fresh copy of ${SEEDS}")
 endif()
