@@ -5,6 +5,7 @@
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/wire.hpp"
+#include "properties/laws/msgpack_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -77,6 +78,7 @@ Violations params_round_trip(const PoolingParams& params) {
   auto bytes = encode_wire_msgpack(params);
   if (bytes) {
     expect_same(out, "MessagePack decode(encode(p))", params, decode_wire_msgpack(*bytes));
+    append(out, shortest_forms(*bytes));
   } else {
     expect_same(out, "JSON view decode(encode(p))", params, decode_wire(wire));
     if (!params.extra_kwargs || !holds_big_integer(*params.extra_kwargs))  // msgspec's OverflowError
@@ -97,6 +99,7 @@ Violations wire_bytes_fixed_point(std::string_view msgpack) {
     return out;
   }
   const std::string& canonical = *encoded;
+  append(out, shortest_forms(canonical));
   expect_same(out, "MessagePack decode(encode(decode(b)))", *decoded, decode_wire_msgpack(canonical));
   auto again = decode_wire_msgpack(canonical);
   auto again_bytes = again ? encode_wire_msgpack(*again) : Result<std::string>(again.error());

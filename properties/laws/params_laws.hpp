@@ -11,11 +11,13 @@ namespace poolcheck::laws {
 
 // decode(encode(p)) == p through the JSON view and through MessagePack; the
 // array ends in a non-default value (trailing defaults omitted, nothing else);
-// the object form reads back to p.
+// the bytes are msgspec's shortest forms (laws::shortest_forms); the object
+// form reads back to p.
 Violations params_round_trip(const PoolingParams& params);
 
-// For bytes that decode: encode(decode(b)) decodes to the same params and is
-// itself a fixed point of decode-then-encode, and decode kept every field.
+// For bytes that decode: encode(decode(b)) decodes to the same params, is in
+// the shortest forms and is itself a fixed point of decode-then-encode, and
+// decode kept every field.
 Violations wire_bytes_fixed_point(std::string_view msgpack);
 
 // `decoded` (the bytes' decode) encodes back to every element the bytes held,

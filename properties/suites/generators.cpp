@@ -95,6 +95,9 @@ rc::Gen<std::int64_t> gen_int() {
       {1, rc::gen::element(kMin64 + 0, kMax64, std::int64_t{1} << 30, (std::int64_t{1} << 30) - 1,
                                          std::int64_t{1} << 31, (std::int64_t{1} << 53) + 1)},
       {1, rc::gen::arbitrary<std::int64_t>()},
+      // Where MessagePack's integer forms change (laws::shortest_forms).
+      {1, rc::gen::element<std::int64_t>(127, 128, 255, 256, 65535, 65536, 4294967295, 4294967296, -32, -33, -128,
+                                         -129, -32768, -32769, -2147483648, -2147483649)},
   });
 }
 
@@ -152,6 +155,21 @@ rc::Gen<std::string> gen_task() {
   });
 }
 
+rc::Gen<Json> gen_length_edge_value() {
+  return rc::gen::exec([] {
+    const std::size_t items = *rc::gen::element<std::size_t>(15, 16);
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: return Json(std::string(*rc::gen::element<std::size_t>(31, 32, 255, 256, 65535, 65536), 'x'));
+      case 1: return Json(std::vector<int>(items, 7));
+      default: {
+        Json object = Json::object();
+        for (std::size_t i = items; i > 0; --i) object["k" + std::to_string(i)] = i;
+        return object;
+      }
+    }
+  });
+}
+
 rc::Gen<PoolingParams> gen_pooling_params() {
   return rc::gen::exec([] {
     PoolingParams p;
@@ -167,6 +185,10 @@ rc::Gen<PoolingParams> gen_pooling_params() {
       p.late_interaction_params = LateInteractionParams{*rc::gen::element<std::string>("cache_query", "score_doc"),
                                                         *gen_unicode_string(6), *optional_of(gen_int())};
     if (chance(60)) p.extra_kwargs = std::make_shared<Json>(*gen_object(2));
+    if (chance(8)) {
+      if (!p.extra_kwargs) p.extra_kwargs = std::make_shared<Json>(Json::object());
+      (*p.extra_kwargs)["sized"] = *gen_length_edge_value();
+    }
     return p;
   });
 }

@@ -69,7 +69,11 @@ rc::Gen<Json> gen_object(int depth);
 rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len);
 // A task string: the known ones and others, never the removed score/encode.
 rc::Gen<std::string> gen_task();
-// PoolingParams with a valid value in every field.
+// A value on either side of a MessagePack header edge: a string of 31, 32,
+// 255, 256, 65,535 or 65,536 bytes, an array or an object of 15 or 16 items.
+rc::Gen<Json> gen_length_edge_value();
+// PoolingParams with a valid value in every field (extra_kwargs sometimes
+// holding a gen_length_edge_value under "sized").
 rc::Gen<PoolingParams> gen_pooling_params();
 // The object form a user writes: keys holding their default sometimes left out.
 rc::Gen<Json> gen_params_object(const PoolingParams& params);

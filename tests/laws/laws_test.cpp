@@ -25,6 +25,7 @@
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/msgpack_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -1098,6 +1099,22 @@ TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
   const auto accepted = check_request_input(R"({"endpoint":"rerank","request":{"query":"q","documents":["d"],"top_n":0}})");
   EXPECT_TRUE(accepted.accepted);
   EXPECT_TRUE(accepted.violations.empty());
+}
+
+// msgspec's forms are the shortest; any wider header, a signed form for a
+// non-negative int, float32 or a broken document is reported.
+TEST(ShortestForms, HoldsOnMsgspecsFormsAndFiresOnEveryWiderOne) {
+  using namespace std::string_literals;
+  for (const std::string& good : {"\x93\x01\xc0\xa3" "abc"s, "\xcc\x80"s, "\xcd\x01\x00"s, "\xe0"s, "\xd0\xdf"s,
+                                  "\xd1\xff\x7f"s, "\xd9\x20"s + std::string(32, 'x'), "\xc4\x00"s,
+                                  "\x81\xa1k\xcb\x3f\xf0\x00\x00\x00\x00\x00\x00"s,
+                                  "\xdc\x00\x10"s + std::string(16, '\x00')})
+    EXPECT_HOLDS(shortest_forms(good)) << testing::PrintToString(good);
+  for (const std::string& bad : {"\xd9\x03" "abc"s, "\xda\x00\x03" "abc"s, "\xcc\x05"s, "\xcd\x00\xff"s, "\xd0\x05"s,
+                                 "\xd0\xe0"s, "\xd1\xff\x80"s, "\xca\x00\x00\x00\x00"s, "\xdc\x00\x01\x01"s,
+                                 "\xde\x00\x00"s, "\xc5\x00\x01x"s, "\x92\x01"s, "\xa3" "ab"s, "\x01\x02"s, ""s,
+                                 "\xd4\x01\x00"s, "\xc1"s})
+    EXPECT_FIRES(shortest_forms(bad), "shortest-form") << testing::PrintToString(bad);
 }
 
 // The law's White_Space is PropList.txt's: 25 code points in 10 ranges, and
