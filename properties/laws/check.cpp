@@ -26,6 +26,25 @@ namespace {
 
 CheckResult rejected(const Error& error) { return {error_law(error), false, error_body(error)}; }
 
+// The value at `path` in `document`, or null when a step is missing.
+const Json* at_path(const Json& document, std::initializer_list<std::string_view> path) {
+  const Json* at = &document;
+  for (const std::string_view key : path) {
+    if (!at->is_object()) return nullptr;
+    const auto it = at->find(key);
+    if (it == at->end()) return nullptr;
+    at = &*it;
+  }
+  return at;
+}
+
+// A rejection, judged also on how it shows the input's output_kind (`kind`).
+CheckResult rejected(const Error& error, const Json* kind) {
+  CheckResult result = rejected(error);
+  append(result.violations, output_kind_shown(kind, error));
+  return result;
+}
+
 // An exception escaping the core is a violation of its contract, not a crash of the runner.
 template <class Body>
 CheckResult guarded(Body body) {
@@ -70,7 +89,7 @@ CheckResult accepted(const Envelope& envelope, const std::optional<PoolingParams
 // that judge that run (an accepted one's, or a rejection's).
 CheckResult check_document(const Json& document, std::int64_t padded_token_budget, bool full) {
   auto envelope = envelope_from_json(document);
-  if (!envelope) return rejected(envelope.error());
+  if (!envelope) return rejected(envelope.error(), at_path(document, {"request", "pooling_params", "output_kind"}));
   if (over_padded_budget(*envelope, padded_token_budget)) return {{}, false, nullptr, true};
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
@@ -164,10 +183,17 @@ Violations params_commands_agree(const PoolingParams& params, const Json& object
   return out;
 }
 
+// The wire's output_kind is its tenth element.
+CheckResult rejected_wire(std::string_view bytes, const Error& error) {
+  const auto raw = from_msgpack(bytes);
+  const bool has_kind = raw && raw->is_array() && raw->size() >= 10;
+  return rejected(error, has_kind ? &(*raw)[9] : nullptr);
+}
+
 CheckResult check_params_wire(std::string_view bytes) {
   auto decoded = decode_wire_msgpack(bytes);
   CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)}
-                               : rejected(decoded.error());
+                               : rejected_wire(bytes, decoded.error());
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
   if (decoded) {
@@ -265,9 +291,14 @@ CheckResult verified_run(const VerifyInput& input) {
   return result;
 }
 
+CheckResult rejected_verify_input(std::string_view bytes, const Error& error) {
+  const auto document = parse_bounded_json(bytes);
+  return rejected(error, document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
+}
+
 CheckResult check_verify(std::string_view bytes) {
   auto parsed = parse_verify_input(bytes);
-  CheckResult result = parsed ? verified_run(*parsed) : rejected(parsed.error());
+  CheckResult result = parsed ? verified_run(*parsed) : rejected_verify_input(bytes, parsed.error());
   append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
   return result;
 }

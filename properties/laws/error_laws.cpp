@@ -185,6 +185,21 @@ Violations error_law(const Error& error) {
   return out;
 }
 
+Violations output_kind_shown(const Json* kind, const Error& error) {
+  static constexpr std::string_view kPrefix = "For pooling output_kind has to be FINAL_ONLY, got ";
+  if (kind == nullptr || error.message.rfind(kPrefix, 0) != 0) return {};
+  // RequestOutputKind's members, in value order.
+  static constexpr std::string_view kMembers[] = {"CUMULATIVE", "DELTA", "FINAL_ONLY"};
+  std::string want = dump_json(*kind);
+  for (std::size_t value = 0; value < std::size(kMembers); ++value)
+    if ((kind->is_string() && *kind == kMembers[value]) ||
+        (kind->is_number_integer() && *kind == static_cast<std::int64_t>(value)))
+      want = "<RequestOutputKind." + std::string(kMembers[value]) + ": " + std::to_string(value) + ">";
+  if (error.message.substr(kPrefix.size()) == want) return {};
+  return {{"output-kind-shown", "output_kind " + dump_json(*kind) + " was rejected with \"" + error.message +
+                                    "\"; expected it to end in \"got " + want + "\""}};
+}
+
 Violations rejected_for(const Json& outcome, std::string_view family) {
   const std::string want(family);
   const Json* error = outcome.is_object() && outcome.contains("error") ? &outcome["error"] : nullptr;

@@ -25,4 +25,12 @@ const std::vector<std::string>& spec_message_families();
 // for, since the first failure wins (spec 10.2).
 Violations rejected_for(const Json& outcome, std::string_view family);
 
+// An output_kind rejection shows the rejected value as vLLM prints it
+// (`{self.output_kind!r}`, docs/decisions.md): `<RequestOutputKind.NAME: v>`
+// when the value names a member (by name as a string, by value as an
+// integer), else the value's JSON. `kind` is the input's output_kind; null
+// when the input has none where the checker looked, and then nothing is judged.
+// Law id "output-kind-shown".
+Violations output_kind_shown(const Json* kind, const Error& error);
+
 }  // namespace poolcheck::laws

@@ -350,6 +350,14 @@ Violations truncation_bounds(const RequestRun& run) {
   return out;
 }
 
+Violations token_total_bound(const RequestRun& run) {
+  std::int64_t total = 0;
+  for (const auto& pair : run.output.outputs) total += static_cast<std::int64_t>(pair.prompt.prompt_token_ids.size());
+  if (total <= kMaxTotalTokens) return {};
+  return {{"token-total", "an accepted request produced " + std::to_string(total) + " prompt tokens in total; more than " +
+                              std::to_string(kMaxTotalTokens) + " must be refused (spec 10.15)"}};
+}
+
 namespace {
 
 // The prompt spec section 7 calls for, built the slow and obvious way, as an
@@ -579,6 +587,7 @@ Violations request_laws(const RequestRun& run) {
   append(out, rendered_outputs_exact(run));
   append(out, salt_valid(run));
   append(out, truncation_bounds(run));
+  append(out, token_total_bound(run));
   append(out, prompt_exact(run));
   append(out, pairing_cardinality(run));
   append(out, pairs_params_round_trip(run));

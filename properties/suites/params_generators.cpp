@@ -217,7 +217,8 @@ rc::Gen<VerifyCase> gen_verify_defect() {
       case 7:
         c.defect = "output_kind not FINAL_ONLY";
         c.expected_family = "output-kind";
-        params["output_kind"] = *rc::gen::element<std::string>("DELTA", "CUMULATIVE");
+        // Member names get the enum's repr, any other string its JSON.
+        params["output_kind"] = *rc::gen::element<std::string>("DELTA", "CUMULATIVE", "final_only", "x", "");
         break;
       case 8:
         c.defect = "field of the wrong type";

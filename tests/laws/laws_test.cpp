@@ -1101,6 +1101,23 @@ TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
   EXPECT_TRUE(accepted.violations.empty());
 }
 
+TEST(OutputKindShown, HoldsOnTheCoresMessagesAndFiresOnAnyOtherShowing) {
+  const auto rejection = [](const std::string& got) {
+    return Error::bad_request("For pooling output_kind has to be FINAL_ONLY, got " + got, "output_kind");
+  };
+  for (const Json& kind : {Json("DELTA"), Json("CUMULATIVE"), Json("x"), Json(""), Json(0), Json(1), Json(3), Json(-1)})
+    EXPECT_HOLDS(output_kind_shown(&kind, Error::bad_request(output_kind_message(kind), "output_kind")));
+  const Json delta = "DELTA", one = 1, three = 3, other = "final_only";
+  EXPECT_HOLDS(output_kind_shown(&delta, rejection("<RequestOutputKind.DELTA: 1>")));
+  EXPECT_FIRES(output_kind_shown(&delta, rejection("\"DELTA\"")), "output-kind-shown");
+  EXPECT_FIRES(output_kind_shown(&one, rejection("<RequestOutputKind.CUMULATIVE: 0>")), "output-kind-shown");
+  EXPECT_FIRES(output_kind_shown(&three, rejection("<RequestOutputKind.FINAL_ONLY: 3>")), "output-kind-shown");
+  EXPECT_FIRES(output_kind_shown(&other, rejection("final_only")), "output-kind-shown");
+  // Another message, or no kind found in the input: nothing to judge.
+  EXPECT_HOLDS(output_kind_shown(&delta, Error::bad_request("`score` task was removed; use `classify` instead.")));
+  EXPECT_HOLDS(output_kind_shown(nullptr, rejection("anything")));
+}
+
 // msgspec's forms are the shortest; any wider header, a signed form for a
 // non-negative int, float32 or a broken document is reported.
 TEST(ShortestForms, HoldsOnMsgspecsFormsAndFiresOnEveryWiderOne) {
