@@ -99,7 +99,20 @@ Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::i
       out.push_back({"packing", "types longer than ids were not an internal error"});
     return out;
   }
-  if (!packed) return out;  // ids or types outside their ranges: reported as internal errors
+  // Spec 3: ids in [0, 2^30) with types in {0, 1} always pack; anything else
+  // is an internal error (500), never a silent result.
+  const auto id_in_range = [](std::int64_t id) { return id >= 0 && id < (std::int64_t{1} << 30); };
+  const auto bit = [](std::int64_t type) { return type == 0 || type == 1; };
+  const bool packable = std::all_of(ids.begin(), ids.end(), id_in_range) && std::all_of(types.begin(), types.end(), bit);
+  if (packable != packed.ok())
+    out.push_back({"packing", packable ? "packing refused ids " + show(ids) + " with types " + show(types) +
+                                             ", all in range: " + packed.error().message
+                                       : "packing accepted ids " + show(ids) + " with types " + show(types) +
+                                             ", not all in range"});
+  if (!packed) {
+    if (packed.error().code != 500) out.push_back({"packing", "an unpackable input was not an internal error"});
+    return out;
+  }
   const auto unpacked = unpack_token_types(*packed);
   if (!std::equal(unpacked.ids.begin(), unpacked.ids.end(), ids.begin(), ids.end()))
     out.push_back({"packing", "unpack(pack(ids)) changed the ids " + show(ids) + " into " + show(unpacked.ids)});
