@@ -26,6 +26,10 @@ rc::Gen<std::uint32_t> gen_code_point() {
       {1, rc::gen::element<std::uint32_t>(0, '\t', '\n', 0x7F, '"', '\\', '@', '/')},
       {2, inRange<std::uint32_t>(0xA0, 0x800)},
       {1, rc::gen::element<std::uint32_t>(0xFEFF, 0x200B)},
+      // Where UTF-8's sequence forms change: lengths 1/2/3/4, the lead bytes
+      // E0, ED (surrogates excluded), F0 and F4 with their own second-byte ranges.
+      {1, rc::gen::element<std::uint32_t>(0x7F, 0x80, 0x7FF, 0x800, 0xFFF, 0x1000, 0xCFFF, 0xD000, 0xD7FF, 0xE000,
+                                          0xFFFD, 0xFFFF, 0x10000, 0x3FFFF, 0x40000, 0xFFFFF, 0x100000, 0x10FFFF)},
       // Every White_Space code point and the neighbours of each range: the
       // word split's edges (laws::words_split judges them).
       {2, rc::gen::map(rc::gen::inRange<std::size_t>(0, laws::white_space_edges().size()),
@@ -75,6 +79,30 @@ rc::Gen<std::string> gen_white_space() {
 rc::Gen<std::string> gen_white_space_neighbour() {
   static const std::vector<std::string> pool = split_edges(false);
   return rc::gen::elementOf(pool);
+}
+
+std::string ascii_escaped(std::string_view json_text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto escape = [&](std::string& out, char32_t unit) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+  };
+  std::string out;
+  for (std::size_t i = 0; i < json_text.size();) {
+    if (static_cast<unsigned char>(json_text[i]) < 0x80) {
+      out += json_text[i++];
+      continue;
+    }
+    char32_t cp = 0;
+    i += decode_utf8(json_text, i, cp);
+    if (cp < 0x10000) {
+      escape(out, cp);
+    } else {
+      escape(out, 0xD800 + ((cp - 0x10000) >> 10));
+      escape(out, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+    }
+  }
+  return out;
 }
 
 rc::Gen<std::string> gen_key() {

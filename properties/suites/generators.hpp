@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.hpp"
@@ -53,6 +54,10 @@ rc::Gen<std::string> gen_unicode_string(int max_length);
 // White_Space range, which is a word of its own. As UTF-8.
 rc::Gen<std::string> gen_white_space();
 rc::Gen<std::string> gen_white_space_neighbour();
+// JSON text as Python's json.dumps writes it by default (ensure_ascii): every
+// non-ASCII code point as \uXXXX, an astral one as a surrogate pair. The text
+// must be valid UTF-8 (dump_json's output is); non-ASCII occurs only in strings.
+std::string ascii_escaped(std::string_view json_text);
 // Object keys a user may send: plain ones, the keys the core gives a meaning
 // (compressed_token_type_ids, cache_salt, mm_processor_kwargs,
 // max_tokens_per_query, ...), the empty key and Unicode keys.

@@ -144,6 +144,8 @@ const std::vector<Defect>& catalogue() {
        [](RequestCase& c) { model_object(c)["max_model_len"] = *rc::gen::element<std::int64_t>(0, -1, kMin64); }},
       {"vocab_size below 1001", "lower-bound", kAll, M::Any,
        [](RequestCase& c) { model_object(c)["vocab_size"] = *rc::gen::element<std::int64_t>(1000, 0, -7); }},
+      {"broken surrogate escape", "invalid-json", kAll, M::Any,
+       [](RequestCase& c) { body(c)["x-broken"] = std::string(kBrokenEscapeMarker); }},
       {"unknown endpoint", "literal", kAll, M::Any,
        [](RequestCase& c) { c.envelope["endpoint"] = *rc::gen::element<std::string>("embed", "SCORE", ""); }},
       {"normalize given", "normalize-removed", kOnline, M::Any,

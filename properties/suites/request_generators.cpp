@@ -226,7 +226,18 @@ void showValue(const RequestCase& request, std::ostream& os) {
   os << ": " << printable(request.bytes);
 }
 
-void refresh_bytes(RequestCase& request) { request.bytes = dump_json(request.envelope); }
+void refresh_bytes(RequestCase& request) {
+  request.bytes = dump_json(request.envelope);
+  // Python clients escape non-ASCII by default (json.dumps' ensure_ascii):
+  // \uXXXX escapes and surrogate pairs are what the parser mostly meets.
+  if (chance(20)) request.bytes = ascii_escaped(request.bytes);
+  const std::string marker = dump_json(Json(std::string(kBrokenEscapeMarker)));
+  if (const auto at = request.bytes.find(marker); at != std::string::npos) {
+    const std::string broken = *rc::gen::element<std::string>("\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d",
+                                                              "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9");
+    request.bytes.replace(at, marker.size(), "\"" + broken + "\"");
+  }
+}
 
 std::string words_text(std::int64_t count) {
   std::string text;
