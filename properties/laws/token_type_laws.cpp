@@ -52,11 +52,15 @@ Violations batch_law(std::span<const BatchRequest> batch) {
   std::int64_t total = 0;
   bool any_key = false;
   for (const auto& request : batch) {
-    total += request.seq_len;
+    // Accepted, so each seq_len is >= 0; kept from overflowing past the bound.
+    total = std::min(total + std::min(request.seq_len, kMaxTotalTokens + 1), kMaxTotalTokens + 1);
     const auto& extras = request.params ? request.params->extra_kwargs : nullptr;
     any_key = any_key || (extras && extras->contains(kCompressedTokenTypeIds) &&
                           !(*extras)[std::string(kCompressedTokenTypeIds)].is_null());
   }
+  if (total > kMaxTotalTokens)
+    out.push_back({"batch", "a batch of more than " + std::to_string(kMaxTotalTokens) +
+                                " tokens in total was accepted; it must be refused (spec 10.15)"});
   if (!any_key) {
     if (got->has_value()) out.push_back({"batch", "no request carries a boundary, yet a token-type list was built"});
     return out;

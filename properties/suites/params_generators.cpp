@@ -69,7 +69,7 @@ rc::Gen<WireCase> gen_wire_defect() {
       while (wire.size() < n) wire.push_back(wire_default(wire.size()));
     };
     WireCase c;
-    switch (*rc::gen::element(0, 1, 2, 3, 4, 5)) {
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6)) {
       case 0: {
         const auto at = *rc::gen::inRange<std::size_t>(0, 9);
         pad_to(at + 1);
@@ -101,6 +101,19 @@ rc::Gen<WireCase> gen_wire_defect() {
         const std::string bytes = to_msgpack(wire).value();
         c.bytes = bytes.substr(0, *rc::gen::inRange<std::size_t>(0, bytes.size()));
         c.kind = "bytes cut short";
+        c.expected_family = "invalid-msgpack";
+        return c;
+      }
+      case 6: {  // a string of extra_kwargs whose UTF-8 breaks at one byte of a sequence
+        const std::string sequence = *rc::gen::element<std::string>("\xc3\xa9", "\xe4\xb8\xad", "\xed\x9f\xbf",
+                                                                    "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf");
+        pad_to(9);
+        wire[8] = Json{{"k", "a" + sequence + "b"}};
+        std::string bytes = to_msgpack(wire).value();
+        const std::size_t at = bytes.rfind(sequence) + *rc::gen::inRange<std::size_t>(1, sequence.size());
+        bytes[at] = *rc::gen::element<char>('A', '\xc0', '\xff');
+        c.bytes = bytes;
+        c.kind = "invalid UTF-8 in a string";
         c.expected_family = "invalid-msgpack";
         return c;
       }

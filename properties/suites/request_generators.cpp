@@ -231,11 +231,16 @@ void refresh_bytes(RequestCase& request) {
   // Python clients escape non-ASCII by default (json.dumps' ensure_ascii):
   // \uXXXX escapes and surrogate pairs are what the parser mostly meets.
   if (chance(20)) request.bytes = ascii_escaped(request.bytes);
-  const std::string marker = dump_json(Json(std::string(kBrokenEscapeMarker)));
+  const std::string marker = dump_json(Json(std::string(kBrokenStringMarker)));
   if (const auto at = request.bytes.find(marker); at != std::string::npos) {
-    const std::string broken = *rc::gen::element<std::string>("\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d",
-                                                              "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9");
-    request.bytes.replace(at, marker.size(), "\"" + broken + "\"");
+    // Surrogate escapes that pair with nothing, and UTF-8 broken at each byte
+    // of a sequence (second, third, fourth), encoding a surrogate, overlong,
+    // or past U+10FFFF.
+    const std::string broken = *rc::gen::element<std::string>(
+        "\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9",
+        "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xed\xa0\x80", "\xe0\x80\x80",
+        "\xf4\x90\x80\x80", "\xc3");
+    request.bytes.replace(at, marker.size(), "\"a" + broken + "b\"");
   }
 }
 

@@ -71,10 +71,10 @@ rc::Gen<RequestCase> gen_with_defect(const RequestCase& base, const DefectKind& 
 // `base` with one of the defects that apply to it.
 rc::Gen<RequestCase> gen_near_valid(const RequestCase& base);
 
-// A string value that refresh_bytes writes as a broken surrogate escape (a
-// lone high or low surrogate, a high one followed by a non-low escape), which
-// no JSON value can hold: the parser must refuse it (spec 10.4).
-inline constexpr std::string_view kBrokenEscapeMarker = "\x01poolcheck-broken-surrogate\x01";
+// A string value that refresh_bytes writes broken: a surrogate escape that
+// pairs with nothing, or UTF-8 that is not well formed. No JSON value can hold
+// either: the parser must refuse it (spec 10.4).
+inline constexpr std::string_view kBrokenStringMarker = "\x01poolcheck-broken-string\x01";
 // For the defect catalogue: the envelope re-serialised after an edit
 // (dump_json, sometimes ASCII-escaped).
 void refresh_bytes(RequestCase& request);
