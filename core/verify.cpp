@@ -150,8 +150,12 @@ Result<PoolingParams> verify_params(const PoolingParams& params, const ModelConf
 Result<VerifyInput> parse_verify_input(std::string_view bytes) {
   auto document = parse_bounded_json(bytes);
   if (!document) return document.error();
-  if (!document->is_object()) return type_error("$", "object");
-  Fields fields(*document);
+  return verify_input_from_document(*document);
+}
+
+Result<VerifyInput> verify_input_from_document(const Json& document) {
+  if (!document.is_object()) return type_error("$", "object");
+  Fields fields(document);
   auto model = model_from_json(fields.find("model"));
   if (!model) return model.error();
   const Json* params_json = fields.find("pooling_params");

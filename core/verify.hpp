@@ -19,5 +19,8 @@ struct VerifyInput {
   PoolingParams params;
 };
 Result<VerifyInput> parse_verify_input(std::string_view bytes);
+// The same input from its parsed document: a caller that keeps the document
+// (the laws read a rejected output_kind from it) parses once.
+Result<VerifyInput> verify_input_from_document(const Json& document);
 
 }  // namespace poolcheck

@@ -184,16 +184,18 @@ Violations params_commands_agree(const PoolingParams& params, const Json& object
 }
 
 // The wire's output_kind is its tenth element.
-CheckResult rejected_wire(std::string_view bytes, const Error& error) {
-  const auto raw = from_msgpack(bytes);
+CheckResult rejected_wire(const Result<Json>& raw, const Error& error) {
   const bool has_kind = raw && raw->is_array() && raw->size() >= 10;
   return rejected(error, has_kind ? &(*raw)[9] : nullptr);
 }
 
+// decode_wire_msgpack in its two steps, so that a rejection reads its
+// output_kind from the array already decoded.
 CheckResult check_params_wire(std::string_view bytes) {
-  auto decoded = decode_wire_msgpack(bytes);
+  const auto raw = from_msgpack(bytes);
+  auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
   CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)}
-                               : rejected_wire(bytes, decoded.error());
+                               : rejected_wire(raw, decoded.error());
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
   if (decoded) {
@@ -291,14 +293,14 @@ CheckResult verified_run(const VerifyInput& input) {
   return result;
 }
 
-CheckResult rejected_verify_input(std::string_view bytes, const Error& error) {
-  const auto document = parse_bounded_json(bytes);
-  return rejected(error, document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
-}
-
+// parse_verify_input in its two steps, so that a rejection reads its
+// output_kind from the document already parsed.
 CheckResult check_verify(std::string_view bytes) {
-  auto parsed = parse_verify_input(bytes);
-  CheckResult result = parsed ? verified_run(*parsed) : rejected_verify_input(bytes, parsed.error());
+  const auto document = parse_bounded_json(bytes);
+  auto parsed = document ? verify_input_from_document(*document) : Result<VerifyInput>(document.error());
+  CheckResult result =
+      parsed ? verified_run(*parsed)
+             : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
   return result;
 }

@@ -38,8 +38,7 @@ SignedDigits split_sign(const std::string& decimal) {
 const std::string& all_white_space() {
   static const std::string run = [] {
     std::string out;
-    for (const char32_t c : white_space_edges())
-      if (spec_white_space(c)) append_utf8(out, c);
+    for (const char32_t c : white_space_code_points()) append_utf8(out, c);
     return out;
   }();
   return run;
@@ -99,8 +98,7 @@ const std::vector<RejectedSpelling>& rejected_int_spellings() {
                              "\u200b5", "\ufeff5", "\x1c" "5", "NaN", "inf", "five", "5\u200b"})
       out.push_back({text, std::string(kIntParsing)});
     // Just outside each White_Space range: not stripped, so not a number.
-    for (const char32_t c : white_space_edges()) {
-      if (spec_white_space(c)) continue;
+    for (const char32_t c : white_space_neighbours()) {
       std::string text;
       append_utf8(text, c);
       out.push_back({text + "5", std::string(kIntParsing)});

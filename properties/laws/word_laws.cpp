@@ -97,6 +97,27 @@ const std::vector<char32_t>& white_space_edges() {
   return edges;
 }
 
+namespace {
+
+std::vector<char32_t> edges_where(bool white_space) {
+  std::vector<char32_t> out;
+  for (const char32_t c : white_space_edges())
+    if (spec_white_space(c) == white_space) out.push_back(c);
+  return out;
+}
+
+}  // namespace
+
+const std::vector<char32_t>& white_space_code_points() {
+  static const std::vector<char32_t> members = edges_where(true);
+  return members;
+}
+
+const std::vector<char32_t>& white_space_neighbours() {
+  static const std::vector<char32_t> neighbours = edges_where(false);
+  return neighbours;
+}
+
 Violations words_split(std::string_view text, std::int64_t vocab_size) {
   const std::vector<std::string> expected = spec_words(text);
   const std::vector<std::string> seen = split_words(text);

@@ -20,6 +20,11 @@ bool spec_white_space(char32_t code_point);
 // range: what a generator draws to put the split's edges under test.
 const std::vector<char32_t>& white_space_edges();
 
+// The edges split in two: the White_Space code points, in order, and the
+// neighbours of each range that are not White_Space themselves.
+const std::vector<char32_t>& white_space_code_points();
+const std::vector<char32_t>& white_space_neighbours();
+
 // split_words(text) is: ASCII letter-and-digit runs, lower-cased; every other
 // code point alone, White_Space dropped; in text order. And the text as a
 // string input tokenises to the spec's word ids, 1000 + fnv1a32(word) %

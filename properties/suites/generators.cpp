@@ -62,22 +62,21 @@ rc::Gen<std::string> gen_unicode_string(int max_length) {
 
 namespace {
 
-std::vector<std::string> split_edges(bool white_space) {
+std::vector<std::string> utf8_each(const std::vector<char32_t>& code_points) {
   std::vector<std::string> out;
-  for (const char32_t c : laws::white_space_edges())
-    if (laws::spec_white_space(c) == white_space) out.push_back(utf8({static_cast<std::uint32_t>(c)}));
+  for (const char32_t c : code_points) out.push_back(utf8({static_cast<std::uint32_t>(c)}));
   return out;
 }
 
 }  // namespace
 
 rc::Gen<std::string> gen_white_space() {
-  static const std::vector<std::string> pool = split_edges(true);
+  static const std::vector<std::string> pool = utf8_each(laws::white_space_code_points());
   return rc::gen::elementOf(pool);
 }
 
 rc::Gen<std::string> gen_white_space_neighbour() {
-  static const std::vector<std::string> pool = split_edges(false);
+  static const std::vector<std::string> pool = utf8_each(laws::white_space_neighbours());
   return rc::gen::elementOf(pool);
 }
 
