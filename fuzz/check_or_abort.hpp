@@ -14,8 +14,7 @@ namespace poolcheck::fuzz {
 
 using CheckFunction = laws::CheckResult (*)(std::string_view bytes);
 
-inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::size_t size) {
-  const laws::CheckResult result = check(std::string_view(reinterpret_cast<const char*>(data), size));
+inline int abort_on_violation(const laws::CheckResult& result) {
   if (!result.violations.empty()) {
     // abort(), not a return code: libFuzzer saves the input as a crash artifact
     // and the replay driver reports the file.
@@ -25,6 +24,22 @@ inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::si
   }
   // -1 keeps an input the check skipped (over the work budget) out of the corpus.
   return result.over_budget ? -1 : 0;
+}
+
+inline std::string_view as_bytes(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::size_t size) {
+  return abort_on_violation(check(as_bytes(data, size)));
+}
+
+// A target that checks some laws on a sample of its inputs (work_budget.hpp).
+using DepthCheckFunction = laws::CheckResult (*)(std::string_view bytes, const laws::CheckDepth& how);
+
+inline int check_or_abort(DepthCheckFunction check, const laws::CheckDepth& how, const std::uint8_t* data,
+                          std::size_t size) {
+  return abort_on_violation(check(as_bytes(data, size), how));
 }
 
 }  // namespace poolcheck::fuzz

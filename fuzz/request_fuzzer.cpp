@@ -7,14 +7,9 @@
 #include "fuzz/custom_mutators.hpp"
 #include "fuzz/work_budget.hpp"
 
-namespace {
-poolcheck::laws::CheckResult check(std::string_view bytes) {
-  return poolcheck::laws::check_request_input(bytes, poolcheck::fuzz::kRequestTargetCheck);
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return poolcheck::fuzz::check_or_abort(check, data, size);
+  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_request_input, poolcheck::fuzz::kRequestTargetCheck,
+                                         data, size);
 }
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,

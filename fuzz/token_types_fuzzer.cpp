@@ -4,9 +4,11 @@
 // (custom_mutators.hpp) and as bytes.
 #include "fuzz/check_or_abort.hpp"
 #include "fuzz/custom_mutators.hpp"
+#include "fuzz/work_budget.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, data, size);
+  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, poolcheck::fuzz::kCommandsTargetCheck,
+                                         data, size);
 }
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,

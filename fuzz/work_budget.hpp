@@ -1,5 +1,5 @@
 #pragma once
-// How the fuzz target `request` checks an input (laws::RequestCheck), and why.
+// How deep each fuzz target checks an input (laws::CheckDepth), and why.
 //
 // The work budget. Padding to max_length makes every pair max_model_len
 // tokens long, and the spec lets a request output up to 2^24 token ids
@@ -19,6 +19,16 @@
 // hash, so a finding reproduces; every other law runs on every input, and
 // `poolcheck repro` and the properties give every input the full check. The
 // params_wire target checks the wire round trip on every input of its own.
+//
+// The commands. `params_wire`, `token_types` and `verify` also hand each
+// input, in its JSON form, to the `poolcheck` commands that read it (params,
+// compress, reconstruct, batch, verify) and compare their output with the
+// core's: a JSON dump and parse of the whole input, and for `batch` a batch
+// of requests with params. That was twice the rest of the check in
+// `token_types`, and a third of `verify`'s (profile in Fuzzing.md). They are these
+// targets' full check, given to one input in kFullCheckOneIn by its hash; a
+// slip in a command's JSON layer shows on short inputs as well as long ones,
+// so a campaign still meets it, after 8 times the executions.
 #include <cstdint>
 
 #include "properties/laws/check.hpp"
@@ -31,6 +41,7 @@ namespace poolcheck::fuzz {
 inline constexpr std::int64_t kPaddedTokenBudget = std::int64_t{1} << 18;
 inline constexpr std::uint32_t kFullCheckOneIn = 8;
 
-inline constexpr laws::RequestCheck kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};
+inline constexpr laws::CheckDepth kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};
+inline constexpr laws::CheckDepth kCommandsTargetCheck{0, kFullCheckOneIn};
 
 }  // namespace poolcheck::fuzz

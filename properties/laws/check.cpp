@@ -89,7 +89,11 @@ CheckResult accepted(const Envelope& envelope, const std::optional<PoolingParams
 // that judge that run (an accepted one's, or a rejection's).
 CheckResult check_document(const Json& document, std::int64_t padded_token_budget, bool full) {
   auto envelope = envelope_from_json(document);
-  if (!envelope) return rejected(envelope.error(), at_path(document, {"request", "pooling_params", "output_kind"}));
+  if (!envelope) {
+    CheckResult result = rejected(envelope.error(), at_path(document, {"request", "pooling_params", "output_kind"}));
+    append(result.violations, first_failure_wins(document));
+    return result;
+  }
   if (over_padded_budget(*envelope, padded_token_budget)) return {{}, false, nullptr, true};
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
@@ -149,14 +153,18 @@ std::uint32_t sampling_hash(std::string_view bytes) {
   return h ^ (h >> 16);
 }
 
-CheckResult check_request(std::string_view bytes, const RequestCheck& how) {
+bool full_check(std::string_view bytes, const CheckDepth& how) {
+  return how.full_check_one_in <= 1 || sampling_hash(bytes) % how.full_check_one_in == 0;
+}
+
+CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   auto document = parse_bounded_json(bytes);
   if (!document) {
     CheckResult result = rejected(document.error());
     append(result.violations, command_agrees("poolcheck preprocess", preprocess_json(bytes), result.outcome));
     return result;
   }
-  const bool full = how.full_check_one_in <= 1 || sampling_hash(bytes) % how.full_check_one_in == 0;
+  const bool full = full_check(bytes, how);
   CheckResult result = check_document(*document, how.padded_token_budget, full);
   if (!result.over_budget && full) append(result.violations, rerun_laws(bytes, *document, result.outcome));
   return result;
@@ -191,17 +199,16 @@ CheckResult rejected_wire(const Result<Json>& raw, const Error& error) {
 
 // decode_wire_msgpack in its two steps, so that a rejection reads its
 // output_kind from the array already decoded.
-CheckResult check_params_wire(std::string_view bytes) {
+CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   const auto raw = from_msgpack(bytes);
   auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
   CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)}
                                : rejected_wire(raw, decoded.error());
+  if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
+  if (!full_check(bytes, how)) return result;
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
-  if (decoded) {
-    append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
-    append(result.violations, params_commands_agree(*decoded, result.outcome));
-  }
+  if (decoded) append(result.violations, params_commands_agree(*decoded, result.outcome));
   return result;
 }
 
@@ -262,7 +269,7 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   return out;
 }
 
-CheckResult check_token_types(std::string_view bytes) {
+CheckResult check_token_types(std::string_view bytes, const CheckDepth& how) {
   const auto types = token_types_from_bytes(bytes);
   CheckResult result{compression_law(types), false, nullptr};
   auto k = compress_token_types(types);
@@ -280,7 +287,7 @@ CheckResult check_token_types(std::string_view bytes) {
     if (t == 0 || t == 1) bits.push_back(t);
   append(result.violations, packing_law(ids, bits));
   if (!ids.empty()) append(result.violations, packing_law(std::span(ids).first(ids.size() / 2), bits));
-  append(result.violations, token_type_commands_agree(types, k, result.outcome, batch));
+  if (full_check(bytes, how)) append(result.violations, token_type_commands_agree(types, k, result.outcome, batch));
   return result;
 }
 
@@ -295,30 +302,34 @@ CheckResult verified_run(const VerifyInput& input) {
 
 // parse_verify_input in its two steps, so that a rejection reads its
 // output_kind from the document already parsed.
-CheckResult check_verify(std::string_view bytes) {
+CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   const auto document = parse_bounded_json(bytes);
   auto parsed = document ? verify_input_from_document(*document) : Result<VerifyInput>(document.error());
   CheckResult result =
       parsed ? verified_run(*parsed)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
-  append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
+  if (full_check(bytes, how))
+    append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
   return result;
 }
 
 }  // namespace
 
-CheckResult check_request_input(std::string_view bytes) { return check_request_input(bytes, RequestCheck{}); }
-CheckResult check_request_input(std::string_view bytes, const RequestCheck& how) {
+CheckResult check_request_input(std::string_view bytes) { return check_request_input(bytes, CheckDepth{}); }
+CheckResult check_request_input(std::string_view bytes, const CheckDepth& how) {
   return guarded([&] { return check_request(bytes, how); });
 }
-CheckResult check_params_wire_input(std::string_view bytes) {
-  return guarded([&] { return check_params_wire(bytes); });
+CheckResult check_params_wire_input(std::string_view bytes) { return check_params_wire_input(bytes, CheckDepth{}); }
+CheckResult check_params_wire_input(std::string_view bytes, const CheckDepth& how) {
+  return guarded([&] { return check_params_wire(bytes, how); });
 }
-CheckResult check_token_types_input(std::string_view bytes) {
-  return guarded([&] { return check_token_types(bytes); });
+CheckResult check_token_types_input(std::string_view bytes) { return check_token_types_input(bytes, CheckDepth{}); }
+CheckResult check_token_types_input(std::string_view bytes, const CheckDepth& how) {
+  return guarded([&] { return check_token_types(bytes, how); });
 }
-CheckResult check_verify_input(std::string_view bytes) {
-  return guarded([&] { return check_verify(bytes); });
+CheckResult check_verify_input(std::string_view bytes) { return check_verify_input(bytes, CheckDepth{}); }
+CheckResult check_verify_input(std::string_view bytes, const CheckDepth& how) {
+  return guarded([&] { return check_verify(bytes, how); });
 }
 
 const std::vector<Target>& targets() {

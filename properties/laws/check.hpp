@@ -19,8 +19,28 @@ struct CheckResult {
   // What the core answered: its output, or the error body. Canonical (the
   // same input gives the same bytes), so a corpus entry can pin it.
   Json outcome;
-  // The input was over RequestCheck::padded_token_budget and was not checked.
+  // The input was over CheckDepth::padded_token_budget and was not checked.
   bool over_budget = false;
+};
+
+// How deep a fuzz target checks an input (fuzz/work_budget.hpp says why). The
+// defaults, every law on every input, are the properties' and `poolcheck
+// repro`'s, and those of the one-argument entry points below.
+struct CheckDepth {
+  // `request` only. > 0: an envelope whose padded prompts would exceed this
+  // many tokens is not pre-processed (over_budget).
+  std::int64_t padded_token_budget = 0;
+  // The most expensive part of each target's check, its "full check":
+  //   request      the re-runs (each a whole pre-processing, rendered) and the
+  //                wire round trip of every pair's params;
+  //   params_wire  the `poolcheck params` commands on the decoded params;
+  //   token_types  the `poolcheck compress`, `reconstruct` and `batch`
+  //                commands on the types;
+  //   verify       the `poolcheck verify` command on the same bytes.
+  // With n > 1 only inputs whose hash is 0 mod n get it; every other law
+  // runs on every input. The choice follows from the bytes, so a finding
+  // reproduces, and `poolcheck repro` (n = 1) sees it too.
+  std::uint32_t full_check_one_in = 1;
 };
 
 // The `poolcheck preprocess` envelope: bounded parse, pre-processing, every
@@ -28,29 +48,18 @@ struct CheckResult {
 // determinism (the same bytes again) and coercion invariance (one typed field
 // respelled as pydantic coerces it).
 CheckResult check_request_input(std::string_view bytes);
-
-// How the fuzz target `request` checks an input (fuzz/request_fuzzer.cpp);
-// the defaults are check_request_input's, every law on every input.
-struct RequestCheck {
-  // > 0: an envelope whose padded prompts would exceed this many tokens is
-  // not pre-processed (over_budget; fuzz/work_budget.hpp says why).
-  std::int64_t padded_token_budget = 0;
-  // The two most expensive parts of a check: the re-runs (each a whole
-  // pre-processing, rendered) and the wire round trip of every pair's params.
-  // With n > 1 only inputs whose hash is 0 mod n get them; the others get
-  // every other law. The choice follows from the bytes, so a finding
-  // reproduces, and `poolcheck repro` (n = 1) sees it too.
-  std::uint32_t full_check_one_in = 1;
-};
-CheckResult check_request_input(std::string_view bytes, const RequestCheck& how);
+CheckResult check_request_input(std::string_view bytes, const CheckDepth& how);
 // MessagePack bytes of the wire form: decode, encode, decode is a fixed point;
 // object form round trip; exact errors.
 CheckResult check_params_wire_input(std::string_view bytes);
+CheckResult check_params_wire_input(std::string_view bytes, const CheckDepth& how);
 // Bytes read as token types (see token_types_from_bytes): compression,
 // reconstruction, a worker batch and packing.
 CheckResult check_token_types_input(std::string_view bytes);
+CheckResult check_token_types_input(std::string_view bytes, const CheckDepth& how);
 // {"model": {...}, "pooling_params": {...}}: verify's laws.
 CheckResult check_verify_input(std::string_view bytes);
+CheckResult check_verify_input(std::string_view bytes, const CheckDepth& how);
 
 // The fuzz targets by name, for runners that pick one at run time.
 struct Target {

@@ -1,6 +1,7 @@
 #include "properties/laws/error_laws.hpp"
 
 #include <cctype>
+#include <optional>
 #include <regex>
 #include <string_view>
 #include <unordered_map>
@@ -211,6 +212,49 @@ Violations rejected_for(const Json& outcome, std::string_view family) {
   if (got == want) return {};
   return {{"defect-reported", "an input whose one defect calls for the " + want + " message was rejected with '" +
                                   message + "' (" + (got.empty() ? "no known family" : got) + ")"}};
+}
+
+namespace {
+
+// Spec 10.2's order of the online request's own fields: `normalize`,
+// `cache_salt`, then the other common fields as section 6 lists them. Each is
+// judged on its own value alone, which is what lets first_failure_wins drop
+// one and re-run.
+constexpr std::string_view kCommonFieldOrder[] = {
+    "normalize", "cache_salt", "model", "user", "request_id", "truncate_prompt_tokens", "truncation_side",
+    "padding", "priority", "mm_processor_kwargs", "use_activation", "max_tokens_per_query", "max_tokens_per_doc",
+    "instruction", "chat_template_kwargs"};
+
+std::optional<std::size_t> common_field_rank(const std::optional<std::string>& param) {
+  if (!param) return std::nullopt;
+  for (std::size_t i = 0; i < std::size(kCommonFieldOrder); ++i)
+    if (*param == kCommonFieldOrder[i]) return i;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Violations first_failure_wins(const Json& envelope) { return first_failure_wins(envelope, parse_online_request); }
+
+Violations first_failure_wins(const Json& envelope, OnlineParser parse) {
+  if (!envelope.is_object() || !envelope.contains("request") || !envelope.contains("endpoint")) return {};
+  const Json& endpoint = envelope["endpoint"];
+  const Json& body = envelope["request"];
+  if (!body.is_object() || (endpoint != "score" && endpoint != "rerank")) return {};
+  const Endpoint online = endpoint == "rerank" ? Endpoint::Rerank : Endpoint::Score;
+  const auto first = parse(body, online);
+  const auto first_rank = first ? std::nullopt : common_field_rank(first.error().param);
+  if (!first_rank) return {};
+  Json without = body;
+  without.erase(*first.error().param);
+  const auto second = parse(without, online);
+  const auto second_rank = second ? std::nullopt : common_field_rank(second.error().param);
+  if (!second_rank || *second_rank >= *first_rank) return {};
+  const std::string& p = *first.error().param;
+  const std::string& q = *second.error().param;
+  return {{"first-failure-wins", "the request was refused for '" + p + "' (" + first.error().message + "), but '" +
+                                     q + "', checked before it (spec 10.2), is refused on its own: " +
+                                     second.error().message}};
 }
 
 }  // namespace poolcheck::laws

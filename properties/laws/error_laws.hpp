@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "core/request.hpp"
 #include "properties/laws/violation.hpp"
 
 namespace poolcheck::laws {
@@ -32,5 +33,16 @@ Violations rejected_for(const Json& outcome, std::string_view family);
 // when the input has none where the checker looked, and then nothing is judged.
 // Law id "output-kind-shown".
 Violations output_kind_shown(const Json* kind, const Error& error);
+
+// The first failure wins (spec 10.2), judged from one input: when an online
+// request (`envelope` as `poolcheck preprocess` reads it) is refused for a
+// common field P, the same request without P must not be refused for a common
+// field checked before P. Each common field is checked on its own value, so
+// such a field would have failed first. Law id "first-failure-wins".
+Violations first_failure_wins(const Json& envelope);
+// The same law over another parser of online bodies (the law's own tests
+// hand it one that checks in the wrong order).
+using OnlineParser = Result<ScoringRequest> (*)(const Json& body, Endpoint endpoint);
+Violations first_failure_wins(const Json& envelope, OnlineParser parse);
 
 }  // namespace poolcheck::laws

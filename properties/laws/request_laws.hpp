@@ -20,7 +20,7 @@ struct RequestRun {
   const Json& rendered;
   // False: the pairs' params skip the wire round trip, their printed object
   // forms are checked for their keys but not read back, and the inputs' word
-  // split is not re-derived (laws::RequestCheck::full_check_one_in says when).
+  // split is not re-derived (laws::CheckDepth::full_check_one_in says when).
   bool full_check = true;
 };
 

@@ -1,5 +1,7 @@
 #include "properties/laws/verify_laws.hpp"
 
+#include <algorithm>
+
 #include "core/output_json.hpp"
 #include "core/python_repr.hpp"
 #include "core/verify.hpp"
@@ -58,6 +60,24 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
                          ": expected it to start with \"" + want + "\", got: " + error.message}};
 }
 
+// Spec 2 step 7, read on its own: accepted dimensions of an embed task belong
+// to a Matryoshka model, lie in [1, embedding_size], and are among the
+// model's listed sizes when it lists any.
+Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {
+  const bool embed = verified.task == "embed" || verified.task == "token_embed";
+  if (!embed || !verified.dimensions) return {};
+  const std::int64_t d = *verified.dimensions;
+  const auto& listed = model.matryoshka_dimensions;
+  const bool has_list = listed && !listed->empty();
+  const std::string shown = "dimensions=" + std::to_string(d) + " was accepted";
+  if (!model.is_matryoshka && !has_list) return {{"verify-dimensions", shown + " on a model that is not Matryoshka"}};
+  if (d < 1 || d > model.embedding_size)
+    return {{"verify-dimensions", shown + ", outside [1, " + std::to_string(model.embedding_size) + "]"}};
+  if (has_list && std::find(listed->begin(), listed->end(), d) == listed->end())
+    return {{"verify-dimensions", shown + ", not among the model's Matryoshka dimensions " + dump_json(Json(*listed))}};
+  return {};
+}
+
 VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params) {
   const PoolingParams before = params.clone();
   VerifyRun run{{}, verify_params(params, model)};
@@ -79,6 +99,7 @@ VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params
                                  again.error().message});
   else if (!deep_equal(*again, *verified))
     out.push_back({"verify", "verify is not idempotent: " + show(*verified) + " became " + show(*again)});
+  append(out, accepted_dimensions_valid(model, *verified));
   append(out, params_round_trip(*verified));
   return run;
 }

@@ -16,6 +16,9 @@ struct VerifyRun {
 VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params);
 Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 
+// Accepted dimensions are valid for the model (spec 2 step 7, judged apart
+// from core/verify's check). Law id "verify-dimensions"; part of verify_law.
+Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified);
 // An "only supports [...] parameters, does not support [...] parameters"
 // rejection names only parameters the request itself set: the model's
 // defaults fill only what the task takes (part of verify_law).

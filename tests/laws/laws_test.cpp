@@ -21,6 +21,7 @@
 #include "core/preprocess.hpp"
 #include "core/tokenizer.hpp"
 #include "core/unicode.hpp"
+#include "core/verify.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
@@ -1157,6 +1158,81 @@ TEST(WordSplit, HoldsOnTheCoresTokenizerAtEveryEdge) {
   EXPECT_HOLDS(words_split("", 1001));
 }
 
+
+// An online body refused for a common field: is a field checked before it
+// (spec 10.2) refused too? Holds on the core for every pair of defects in
+// fields of section 6, fires on a parser that checks cache_salt last.
+TEST(FirstFailureWins, HoldsOnTheCoreAndFiresOnAParserThatChecksOutOfOrder) {
+  const auto online = [](Json body, const char* endpoint = "score") {
+    body["query"] = "q";
+    body["queries"] = "q";
+    body["documents"] = "d";
+    return envelope(endpoint, body);
+  };
+  const std::vector<std::pair<std::string, Json>> defects{
+      {"normalize", true},          {"cache_salt", ""},          {"model", 1},
+      {"user", 2},                  {"request_id", nullptr},     {"truncate_prompt_tokens", -2},
+      {"truncation_side", "up"},    {"padding", "x"},            {"priority", "high"},
+      {"mm_processor_kwargs", 3},   {"use_activation", "maybe"}, {"max_tokens_per_query", nullptr},
+      {"max_tokens_per_doc", 1.5},  {"instruction", 4},          {"chat_template_kwargs", Json{{"tools", 1}}}};
+  for (const auto& [a, bad_a] : defects)
+    for (const auto& [b, bad_b] : defects) {
+      Json body = Json::object();
+      body[a] = bad_a;
+      body[b] = bad_b;
+      EXPECT_HOLDS(first_failure_wins(online(body)));
+      EXPECT_HOLDS(first_failure_wins(online(body, "rerank")));
+    }
+  // A truncation target above max_model_len is refused after the fields: not a field-order question.
+  EXPECT_HOLDS(first_failure_wins(online({{"priority", "high"}, {"truncate_prompt_tokens", 1 << 30}})));
+  // Offline calls, unknown endpoints and accepted bodies: nothing to judge.
+  EXPECT_HOLDS(first_failure_wins(envelope("llm.score", {{"cache_salt", ""}})));
+  EXPECT_HOLDS(first_failure_wins(online({{"cache_salt", "ok"}})));
+
+  const OnlineParser salt_last = [](const Json& body, Endpoint endpoint) -> Result<ScoringRequest> {
+    Json rest = body;
+    rest.erase("cache_salt");
+    auto parsed = parse_online_request(rest, endpoint);
+    return parsed ? parse_online_request(body, endpoint) : parsed;
+  };
+  EXPECT_FIRES(first_failure_wins(online({{"cache_salt", ""}, {"priority", "high"}}), salt_last),
+               "first-failure-wins");
+  EXPECT_HOLDS(first_failure_wins(online({{"cache_salt", ""}}), salt_last));
+}
+
+// Accepted dimensions, judged from spec 2 step 7 alone.
+TEST(AcceptedDimensionsValid, HoldsInRangeAndFiresOnEveryWayOut) {
+  ModelConfig model;
+  model.is_matryoshka = true;
+  model.embedding_size = 384;
+  PoolingParams params;
+  params.task = "embed";
+  for (std::int64_t d : {1, 200, 384}) {
+    params.dimensions = d;
+    EXPECT_HOLDS(accepted_dimensions_valid(model, params));
+  }
+  for (std::int64_t d : {0, -1, 385}) {
+    params.dimensions = d;
+    EXPECT_FIRES(accepted_dimensions_valid(model, params), "verify-dimensions");
+  }
+  model.matryoshka_dimensions = std::vector<std::int64_t>{128, 256};
+  params.dimensions = 256;
+  EXPECT_HOLDS(accepted_dimensions_valid(model, params));
+  params.dimensions = 200;
+  EXPECT_FIRES(accepted_dimensions_valid(model, params), "verify-dimensions");
+  model = ModelConfig{};
+  params.dimensions = 100;
+  EXPECT_FIRES(accepted_dimensions_valid(model, params), "verify-dimensions");
+  params.task = "classify";  // not an embed task: verify rejects it elsewhere
+  EXPECT_HOLDS(accepted_dimensions_valid(model, params));
+  // The core's accepted answers hold.
+  model.is_matryoshka = true;
+  params.task = "token_embed";
+  params.dimensions = 384;
+  auto verified = verify_params(params, model);
+  ASSERT_TRUE(verified.ok());
+  EXPECT_HOLDS(accepted_dimensions_valid(model, *verified));
+}
 
 }  // namespace
 }  // namespace poolcheck::laws
