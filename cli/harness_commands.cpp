@@ -304,7 +304,7 @@ std::vector<Command> harness_commands() {
               "                        [--jobs N] [--junit FILE] [--work-dir DIR] [--compiler CXX] [--list]\n\n"
               "Applies each mutant of tests/mutation/catalogue.txt (a known bug put back into core/)\n"
               "alone to a mirror of the source under DIR/src (default build/mutation), rebuilds only\n"
-              "what it changes (DIR/build: RelWithDebInfo, compiler CXX or CMake's default), and runs\n"
+              "what it changes (DIR/build: -O2 without debug info, compiler CXX or CMake's default), and runs\n"
               "the `pr` property profile (RC_PARAMS=noshrink=1) and `poolcheck repro corpus` against\n"
               "it. Prints a line per mutant with its killers and times, then the kill matrix (also\n"
               "DIR/report.md). The unmutated baseline runs first and must pass.\n"

@@ -14,6 +14,13 @@ namespace {
 // What the mirror holds: everything the build reads, nothing it writes.
 const std::vector<std::string> kMirrored = {"CMakeLists.txt", "core", "properties", "fuzz", "cli", "tests"};
 
+// The mirror's optimisation: the gcc preset's -O2, so the properties run as
+// fast as there, but no debug information. Every mutant recompiles one file
+// and relinks three binaries; without -g that costs about 40% less to compile
+// and far less to link (nobody debugs a mirror; a kill reproduces in the
+// repository's own build with the printed command).
+constexpr const char* kMirrorFlags = "-O2 -DNDEBUG";
+
 // Rewrites `to` only when its bytes differ from `from`, so that an unchanged
 // file keeps its timestamp and the mirror's build does not recompile it.
 bool sync_file(const fs::path& from, const fs::path& to) {
@@ -204,8 +211,9 @@ Tree checks_tree(const Workspace& workspace, const std::string& cxx_compiler) {
   Tree tree{workspace.dir / "build", {}, {"poolcheck_properties", "poolcheck_law_tests", "poolcheck"}};
   if (!cxx_compiler.empty()) tree.configure_args.push_back("-DCMAKE_CXX_COMPILER=" + cxx_compiler);
   tree.configure_args.insert(tree.configure_args.end(),
-                             {"-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DPOOLCHECK_TESTS=ON", "-DPOOLCHECK_FUZZ=OFF",
-                              "-DPOOLCHECK_SANITIZE=OFF", "-DPOOLCHECK_BENCH=OFF"});
+                             {"-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_FLAGS_RELEASE=" + std::string(kMirrorFlags),
+                              "-DPOOLCHECK_TESTS=ON", "-DPOOLCHECK_FUZZ=OFF", "-DPOOLCHECK_SANITIZE=OFF",
+                              "-DPOOLCHECK_BENCH=OFF"});
   return tree;
 }
 
@@ -223,9 +231,10 @@ MaybeError mirror_sources(const Workspace& workspace) {
   return std::nullopt;
 }
 
+// Runs CMake on an existing tree as well (seconds when nothing changed), so a
+// tree made by an older poolcheck takes today's flags.
 MaybeError configure(const Workspace& workspace, const Tree& tree, std::ostream& out) {
-  if (fs::exists(tree.dir / "build.ninja")) return std::nullopt;
-  out << "poolcheck mutate: configuring " << tree.dir.string() << std::endl;
+  if (!fs::exists(tree.dir / "build.ninja")) out << "poolcheck mutate: configuring " << tree.dir.string() << std::endl;
   std::vector<std::string> argv = {"cmake", "-S", workspace.src.string(), "-B", tree.dir.string(), "-G", "Ninja"};
   argv.insert(argv.end(), tree.configure_args.begin(), tree.configure_args.end());
   const fs::path log = workspace.logs / (tree.dir.filename().string() + ".configure.log");
