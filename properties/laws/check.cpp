@@ -15,6 +15,7 @@
 #include "core/wire.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -92,6 +93,8 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   if (!envelope) {
     CheckResult result = rejected(envelope.error(), at_path(document, {"request", "pooling_params", "output_kind"}));
     append(result.violations, first_failure_wins(document));
+    append(result.violations, score_union_refusal(document));
+    append(result.violations, typed_values_taken(document, envelope.error()));
     return result;
   }
   if (over_padded_budget(*envelope, padded_token_budget)) return {{}, false, nullptr, true};
@@ -129,8 +132,7 @@ Violations determinism(const std::string& outcome, const std::string& again) {
 // the two laws apart once the respelled run differs. What that gives up:
 // state keyed by the exact bytes (the core keeps none) would go unseen on
 // inputs that have a respelling.
-Violations rerun_laws(std::string_view bytes, const Json& document, const Json& first_outcome) {
-  const std::string outcome = dump_json(first_outcome);
+Violations rerun_laws(std::string_view bytes, const Json& document, const std::string& outcome) {
   const auto respelled = respell_one_field(document, fnv1a32(bytes));
   std::string respelled_bytes = respelled ? dump_json(respelled->envelope) : std::string();
   // A respelling past the size limit would itself be refused: nothing to compare.
@@ -159,14 +161,20 @@ bool full_check(std::string_view bytes, const CheckDepth& how) {
 
 CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   auto document = parse_bounded_json(bytes);
+  Violations door = nesting_limit_exact(bytes, document);
   if (!document) {
     CheckResult result = rejected(document.error());
+    append(result.violations, std::move(door));
     append(result.violations, command_agrees("poolcheck preprocess", preprocess_json(bytes), result.outcome));
     return result;
   }
   const bool full = full_check(bytes, how);
   CheckResult result = check_document(*document, how.padded_token_budget, full);
-  if (!result.over_budget && full) append(result.violations, rerun_laws(bytes, *document, result.outcome));
+  append(result.violations, std::move(door));
+  if (result.over_budget || !full) return result;
+  const std::string printed = dump_json(result.outcome);
+  append(result.violations, printed_reads_back(printed, result.outcome));
+  append(result.violations, rerun_laws(bytes, *document, printed));
   return result;
 }
 
@@ -308,8 +316,10 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   CheckResult result =
       parsed ? verified_run(*parsed)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
-  if (full_check(bytes, how))
-    append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
+  append(result.violations, nesting_limit_exact(bytes, document));
+  if (!full_check(bytes, how)) return result;
+  append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
+  append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
   return result;
 }
 

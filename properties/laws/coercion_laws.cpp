@@ -1,6 +1,8 @@
 #include "properties/laws/coercion_laws.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <span>
 #include <limits>
 
 #include "core/output_json.hpp"
@@ -182,6 +184,34 @@ Violations bounds_kept(const Json& body, bool rerank) {
                                    std::to_string(*field.lower_bound)});
   }
   return out;
+}
+
+Violations typed_values_taken(const Json& envelope, const Error& error) {
+  const auto endpoint = envelope.find("endpoint");
+  const auto body = envelope.find("request");
+  if (!error.param || endpoint == envelope.end() || body == envelope.end() || !body->is_object()) return {};
+  const bool rerank = *endpoint == "rerank";
+  if (!rerank && *endpoint != "score") return {};
+  for (const auto& field : typed_fields()) {
+    if (*error.param != field.name || (field.rerank_only && !rerank)) continue;
+    const auto value = body->find(field.name);
+    if (value == body->end()) return {};
+    // A JSON integer is a Python int, a JSON boolean a bool: of the right
+    // type whatever its size. Only a bound or a later check may refuse it.
+    const bool of_its_type = field.is_bool ? value->is_boolean() : json_integer(*value).has_value();
+    static constexpr std::string_view kBoolMessages[] = {kBoolType};
+    static constexpr std::string_view kIntMessages[] = {kIntType, kIntParsingSize, kFiniteNumber};
+    const std::span<const std::string_view> type_messages =
+        field.is_bool ? std::span<const std::string_view>(kBoolMessages) : std::span<const std::string_view>(kIntMessages);
+    const bool refused_as_type = std::any_of(type_messages.begin(), type_messages.end(), [&](std::string_view msg) {
+      return error.message.find(msg) != std::string::npos;
+    });
+    if (!of_its_type || !refused_as_type) return {};
+    return {{"typed-values-taken", std::string(field.name) + " = " + dump_json(*value) + " is " +
+                                       (field.is_bool ? "a bool" : "an int") + " as pydantic reads it, but it was "
+                                       "refused with '" + error.message + "'"}};
+  }
+  return {};
 }
 
 Violations coercion_invariance(const std::string& original_outcome, const std::string& respelled_outcome,

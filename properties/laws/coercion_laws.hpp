@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/integer.hpp"
 #include "core/json.hpp"
 #include "properties/laws/violation.hpp"
@@ -60,6 +61,14 @@ std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t 
 // silently meaning "all"). Like salt-valid, it lets fuzzing, which knows no
 // defect, find an acceptance the validation should have refused.
 Violations bounds_kept(const Json& body, bool rerank);
+
+// The typed-values law: a refused online envelope (as `poolcheck preprocess`
+// reads it) whose error names a typed field given a value of the field's own
+// JSON type (an integer of any size, spec 11.2; a boolean) was not refused
+// for that value's type: no "valid integer", "exceeded maximum size", "finite
+// number" or "valid boolean" message. Like bounds, it lets fuzzing judge a
+// refusal without knowing the defect.
+Violations typed_values_taken(const Json& envelope, const Error& error);
 
 // The coercion-invariance law: the respelled envelope's outcome is the same,
 // byte for byte, as the original's.

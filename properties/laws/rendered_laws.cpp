@@ -1,8 +1,10 @@
 #include "properties/laws/rendered_laws.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "core/json_equality.hpp"
+#include "core/json_input.hpp"
 #include "core/output_json.hpp"
 
 namespace poolcheck::laws {
@@ -14,6 +16,30 @@ constexpr std::array<std::string_view, 10> kObjectFormKeys = {
     "task",           "requires_token_ids",   "skip_reading_prefix_cache", "late_interaction_params",
     "extra_kwargs",   "output_kind"};
 constexpr std::array<std::string_view, 3> kLateInteractionKeys = {"mode", "query_key", "query_uses"};
+
+// Where two values first differ (a JSON pointer), and the values there.
+struct Difference {
+  std::string path;
+  const Json* was;
+  const Json* now;
+};
+Difference first_difference(const Json& was, const Json& now, const std::string& path) {
+  if (was.is_array() && now.is_array() && was.size() == now.size()) {
+    for (std::size_t i = 0; i < was.size(); ++i)
+      if (!json_equal(was[i], now[i])) return first_difference(was[i], now[i], path + "/" + std::to_string(i));
+  } else if (was.is_object() && now.is_object() && was.size() == now.size()) {
+    for (auto a = was.begin(), b = now.begin(); a != was.end(); ++a, ++b)
+      if (a.key() == b.key() && !json_equal(*a, *b)) return first_difference(*a, *b, path + "/" + a.key());
+  }
+  return {path, &was, &now};
+}
+
+// A value and its kind, readable whatever the printer does (a NaN is named, not printed).
+std::string describe_value(const Json& value) {
+  if (value.is_number_float() && std::isnan(value.get<double>())) return "NaN (a float)";
+  const std::string text = dump_json(value);
+  return (text.size() > 120 ? text.substr(0, 120) + "..." : text) + " (" + value.type_name() + ")";
+}
 
 }  // namespace
 
@@ -76,6 +102,20 @@ Violations command_agrees(std::string_view command, const Result<Json>& answer, 
   if (json_equal(got, expected)) return {};
   return {{"command-agrees", "`" + std::string(command) + "` answered " + dump_json(got) +
                                  " where the core, run by the laws, answered " + dump_json(expected)}};
+}
+
+Violations printed_reads_back(std::string_view printed, const Json& outcome) {
+  if (printed.size() > kMaxInputBytes) return {};
+  // Deeper than any input: the outcome wraps the request's values in a few containers.
+  const auto back = parse_bounded_json(printed, 2 * kMaxNestingDepth);
+  if (!back)
+    return {{"printed-reads-back", "the printed outcome does not read back as JSON (" + back.error().message +
+                                       "): " + std::string(printed.substr(0, 200))}};
+  if (json_equal(*back, outcome)) return {};
+  const auto [path, was, now] = first_difference(outcome, *back, "");
+  return {{"printed-reads-back", "the printed outcome reads back as another value: at " +
+                                     (path.empty() ? std::string("the top") : path) + " the outcome holds " +
+                                     describe_value(*was) + ", the printed text reads back as " + describe_value(*now)}};
 }
 
 }  // namespace poolcheck::laws

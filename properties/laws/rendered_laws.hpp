@@ -28,6 +28,14 @@ Violations object_form_exact(const Json& object, const PoolingParams& params, co
 // runs it ("poolcheck compress").
 Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected);
 
+// Law "printed-reads-back": what a command prints, `printed` (dump_json of
+// `outcome`), read back as Python's json.loads reads it, is `outcome` again:
+// a NaN stays NaN, an integer beyond 64 bits keeps its digits, a string its
+// bytes (spec 11.3). Outcomes whose strings came from JSON input only: one
+// decoded from MessagePack may hold bytes that are no UTF-8, which the printer
+// replaces on purpose. A printed outcome past the reader's 8 MiB is not judged.
+Violations printed_reads_back(std::string_view printed, const Json& outcome);
+
 // Whether `object` is an object with exactly `keys`, in that order. Compared
 // in place: the request laws ask it of every printed pair.
 bool has_exactly_keys(const Json& object, std::span<const std::string_view> keys);

@@ -490,16 +490,27 @@ Violations pairing_cardinality(const RequestRun& run) {
   return out;
 }
 
+namespace {
+
+// The score union's classes (spec 11.5), in the union's order.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kUnionOrder{
+    {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}}};
+
+bool given(const Json& body, std::string_view key) {
+  const auto it = body.find(key);
+  return it != body.end() && !it->is_null();
+}
+
+bool complete(const Json& body, const std::pair<std::string_view, std::string_view>& shape) {
+  return given(body, shape.first) && given(body, shape.second);
+}
+
+}  // namespace
+
 Violations score_union(const Json& body, const ScoringRequest& request) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kUnionOrder{
-      {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}}};
   if (request.endpoint != Endpoint::Score || !body.is_object()) return {};
-  const auto given = [&](std::string_view key) {
-    const auto it = body.find(key);
-    return it != body.end() && !it->is_null();
-  };
   for (const auto& [first, second] : kUnionOrder) {
-    if (!given(first) || !given(second)) continue;
+    if (!complete(body, {first, second})) continue;
     Json alone = Json::object();
     alone[std::string(first)] = *body.find(first);
     alone[std::string(second)] = *body.find(second);
@@ -508,6 +519,31 @@ Violations score_union(const Json& body, const ScoringRequest& request) {
     if (parsed->queries == request.queries && parsed->documents == request.documents) return {};
     return {{"score-union", "the first shape that validates is {" + std::string(first) + ", " + std::string(second) +
                                 "}, but the request was scored on other sides"}};
+  }
+  return {};
+}
+
+Violations score_union_refusal(const Json& envelope) { return score_union_refusal(envelope, parse_online_request); }
+
+Violations score_union_refusal(const Json& envelope, OnlineParser parse) {
+  const auto endpoint = envelope.find("endpoint");
+  const auto body = envelope.find("request");
+  if (endpoint == envelope.end() || *endpoint != "score" || body == envelope.end() || !body->is_object()) return {};
+  const auto shapes = std::count_if(kUnionOrder.begin(), kUnionOrder.end(),
+                                    [&](const auto& shape) { return complete(*body, shape); });
+  // With one complete shape the union has nothing to choose.
+  if (shapes < 2 || parse(*body, Endpoint::Score)) return {};  // refused elsewhere in the envelope
+  for (const auto& shape : kUnionOrder) {
+    if (!complete(*body, shape)) continue;
+    Json only = *body;
+    for (const auto& [first, second] : kUnionOrder)
+      for (const std::string_view key : {first, second})
+        if (key != shape.first && key != shape.second) only.erase(std::string(key));
+    if (!parse(only, Endpoint::Score)) continue;
+    return {{"score-union", "the score request was refused, but with {" + std::string(shape.first) + ", " +
+                                std::string(shape.second) +
+                                "} as its only shape it is accepted: the union takes the first shape that "
+                                "validates (spec 11.5)"}};
   }
   return {};
 }

@@ -6,6 +6,7 @@
 
 #include "core/envelope.hpp"
 #include "core/preprocess.hpp"
+#include "properties/laws/error_laws.hpp"
 #include "properties/laws/violation.hpp"
 
 namespace poolcheck::laws {
@@ -77,6 +78,15 @@ Violations request_laws(const RequestRun& run);
 // the first complete shape, in union order, gives when it stands alone and
 // validates; the other shapes' keys change nothing.
 Violations score_union(const Json& body, const ScoringRequest& request);
+// The same law for a refused score envelope (as `poolcheck preprocess` reads
+// it) whose body has two complete shapes or more: when the body with only one
+// of them is accepted, the union had a shape that validates and must not have
+// refused. The body alone is parsed first, so a refusal from elsewhere in the
+// envelope (the model) is not judged.
+Violations score_union_refusal(const Json& envelope);
+// The same law over another parser of online bodies (the law's tests hand it
+// one that returns the first class's error).
+Violations score_union_refusal(const Json& envelope, OnlineParser parse);
 
 // A pre-processing rejection with a pairing message names the defect the side
 // lengths call for, in the spec's order (len1 > 1 and len1 != len2, then

@@ -223,6 +223,44 @@ bool toggle_padding(Json& envelope, std::string& what) {
   return true;
 }
 
+// A typed int field of an online request (laws::typed_fields) set to a Python
+// int beyond 64 bits: accepted, refused by its bound, or by a later check,
+// but never as no valid integer (spec 11.2).
+bool big_integer_field(Json& envelope, std::string& what) {
+  const std::string endpoint = endpoint_of(envelope);
+  if (endpoint != "score" && endpoint != "rerank") return false;
+  std::vector<std::string_view> fields;
+  for (const auto& field : laws::typed_fields())
+    if (!field.is_bool && (!field.rerank_only || endpoint == "rerank")) fields.push_back(field.name);
+  const std::string name(fields[uniform<std::size_t>(0, fields.size())]);
+  const Json value = *gen_big_integer();
+  request_body(envelope)[name] = value;
+  what = "big integer: " + name + " = " + dump_json(value);
+  return true;
+}
+
+// A second complete shape of the score union beside the body's own: the same
+// sides (a valid class the union may pick first or later) or a generated
+// value of any type in one side (a class that fails, so the union must try
+// the next one, spec 11.5).
+bool second_union_class(Json& envelope, std::string& what) {
+  if (endpoint_of(envelope) != "score") return false;
+  Json& body = request_body(envelope);
+  const auto from = shape_of(body);
+  if (!from || *from >= 4) return false;
+  const auto to = uniform<std::size_t>(0, 4);
+  const auto [first, second] = kShapes[to];
+  if (to == *from) return false;
+  const bool broken = chance(50);
+  const Json first_side = body[std::string(kShapes[*from].first)];
+  const Json second_side = body[std::string(kShapes[*from].second)];
+  body[std::string(first)] = first_side;
+  body[std::string(second)] = broken ? *gen_json(1) : second_side;
+  what = std::string("union class {") + std::string(first) + ", " + std::string(second) + "} added" +
+         (broken ? ", one side of any type" : "");
+  return true;
+}
+
 // The containers of `value` (itself included) with the containers around each.
 void containers(Json& value, int depth, std::vector<std::pair<Json*, int>>& out) {
   if (!value.is_structured()) return;
@@ -247,7 +285,7 @@ bool nest_to_limit(Json& envelope, std::string& what) {
   return true;
 }
 
-constexpr std::array<std::pair<Mutation, const char*>, 9> kRequestMutations{{
+constexpr std::array<std::pair<Mutation, const char*>, 11> kRequestMutations{{
     {fresh_field, "fresh field"},
     {defect, "defect"},
     {respell, "coerced spelling"},
@@ -257,6 +295,8 @@ constexpr std::array<std::pair<Mutation, const char*>, 9> kRequestMutations{{
     {truncate_near_count, "truncate_prompt_tokens"},
     {toggle_padding, "padding"},
     {nest_to_limit, "nesting"},
+    {big_integer_field, "big integer"},
+    {second_union_class, "union class"},
 }};
 
 // An object of the request grown past the 16 keys where the parser starts its

@@ -23,9 +23,14 @@ Json parsed_or_null(const std::string& bytes) {
 
 // The mutation's kind: a request mutation's name, else its description up to a detail.
 std::string kind_of(const std::string& what) {
-  for (const auto& name : request_mutation_names())
-    if (what.find(name) != std::string::npos) return name;
-  return what.substr(0, what.find_first_of(":-0123456789"));
+  // The name said first: "big integer: truncate_prompt_tokens = ..." is a big integer.
+  const std::string* kind = nullptr;
+  std::size_t at = std::string::npos;
+  for (const auto& name : request_mutation_names()) {
+    const std::size_t found = what.find(name);
+    if (found < at) at = found, kind = &name;
+  }
+  return kind != nullptr ? *kind : what.substr(0, what.find_first_of(":-0123456789"));
 }
 
 // Mutates `bytes` one to three times with `mutation` and reports each kind.
@@ -55,7 +60,8 @@ const PropertySpec kRequests{
     {{"accepted", 0.10}, {"rejected", 0.10}, {"mutation fresh field", 0.04}, {"mutation defect", 0.04},
      {"mutation coerced spelling", 0.02}, {"mutation pair", 0.04}, {"mutation shape", 0.04},
      {"mutation tokenizer style", 0.04}, {"mutation truncate_prompt_tokens", 0.04}, {"mutation padding", 0.04},
-     {"mutation nesting", 0.04}, {"mutation repeated key", 0.02}}};
+     {"mutation nesting", 0.04}, {"mutation repeated key", 0.02}, {"mutation big integer", 0.02},
+     {"mutation union class", 0.01}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, RequestsKeepEveryLaw, kRequests) {
   check_mutated(

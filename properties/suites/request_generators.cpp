@@ -9,14 +9,14 @@
 #include "properties/laws/coercion_laws.hpp"
 
 namespace poolcheck::props {
-namespace {
 
-// A Python int beyond 64 bits (spec 11.2).
 rc::Gen<Json> gen_big_integer() {
   return rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "9223372036854775808",
                                                     "123456789012345678901234567890", "-9223372036854775809"),
                       [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); });
 }
+
+namespace {
 
 // Free-form values as Python holds them: any JSON, sometimes an integer beyond
 // 64 bits (kept digit for digit).

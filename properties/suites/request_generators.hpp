@@ -47,6 +47,9 @@ struct RequestShape {
   int max_words = 8;             // per text
 };
 
+// A Python int beyond 64 bits (spec 11.2), either sign, 2^63 and 2^64 among them.
+rc::Gen<Json> gen_big_integer();
+
 // Well-formed requests: every field of the right type and in range. The core
 // may still reject some (a pair longer than max_model_len, say).
 rc::Gen<RequestCase> gen_valid_request(const RequestShape& shape = {});

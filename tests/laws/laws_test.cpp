@@ -33,6 +33,7 @@
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
 #include "properties/laws/word_laws.hpp"
+#include "tests/laws/law_test_support.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -72,22 +73,6 @@ std::unique_ptr<Run> run(const Json& env) {
   }
   r->output = std::move(*out);
   return r;
-}
-
-bool fired(const Violations& violations, const std::string& law) {
-  return std::any_of(violations.begin(), violations.end(), [&](const Violation& v) { return v.law == law; });
-}
-
-#define EXPECT_HOLDS(violations) EXPECT_TRUE((violations).empty()) << describe(violations)
-#define EXPECT_FIRES(violations, law) \
-  EXPECT_TRUE(fired((violations), (law))) << "expected a '" << (law) << "' violation, got:\n" << describe(violations)
-
-Json envelope(const std::string& endpoint, const Json& request, const Json& model = nullptr) {
-  Json e = Json::object();
-  e["endpoint"] = endpoint;
-  if (!model.is_null()) e["model"] = model;
-  e["request"] = request;
-  return e;
 }
 
 const Json kXlmR = Json{{"tokenizer", {{"returns_token_type_ids", false}}}};

@@ -4,6 +4,7 @@
 // throwing) and what each mutation promises to make.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/integer.hpp"
 #include "core/json_input.hpp"
 #include "fuzz/custom_mutators.hpp"
 #include "properties/suites/input_mutations.hpp"
@@ -68,17 +70,54 @@ std::vector<poolcheck::props::MutatedInput> request_draws(const std::string& env
 const char* const kEnvelope =
     R"({"endpoint":"rerank","request":{"query":"a cat","documents":["the mat","sat on"],"top_n":1}})";
 
+const char* const kScoreEnvelope = R"({"endpoint":"score","request":{"queries":"a cat","documents":["the mat"]}})";
+
 TEST(RequestMutations, EveryKindIsDrawnAndMostStayJson) {
   std::set<std::string> kinds;
-  std::size_t json = 0;
-  const auto draws = request_draws(kEnvelope, 600);
-  for (const auto& draw : draws) {
-    json += poolcheck::parse_bounded_json(draw.bytes).ok();
-    for (const auto& name : poolcheck::props::request_mutation_names())
-      if (draw.what.find(name) != std::string::npos) kinds.insert(name);
+  for (const char* envelope : {kEnvelope, kScoreEnvelope}) {
+    std::size_t json = 0;
+    const auto draws = request_draws(envelope, 600);
+    for (const auto& draw : draws) {
+      json += poolcheck::parse_bounded_json(draw.bytes).ok();
+      for (const auto& name : poolcheck::props::request_mutation_names())
+        if (draw.what.find(name) != std::string::npos) kinds.insert(name);
+    }
+    EXPECT_GT(json * 10, draws.size() * 8) << envelope;
   }
   for (const auto& name : poolcheck::props::request_mutation_names()) EXPECT_TRUE(kinds.count(name)) << name;
-  EXPECT_GT(json * 10, draws.size() * 8);
+}
+
+TEST(RequestMutations, BigIntegerLandsOnATypedIntField) {
+  int seen = 0;
+  for (const auto& draw : request_draws(kEnvelope, 600)) {
+    if (draw.what.rfind("big integer: ", 0) != 0) continue;
+    ++seen;
+    const std::string field = draw.what.substr(13, draw.what.find(' ', 13) - 13);
+    const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+    ASSERT_TRUE(parsed.ok());
+    const auto value = poolcheck::json_integer((*parsed)["request"][field]);
+    ASSERT_TRUE(value.has_value()) << draw.bytes;
+    EXPECT_FALSE(value->to_int64().has_value()) << draw.bytes;  // beyond 64 bits
+  }
+  EXPECT_GT(seen, 0);
+}
+
+TEST(RequestMutations, UnionClassAddsASecondCompleteClass) {
+  const std::vector<std::pair<std::string, std::string>> classes{
+      {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};
+  int seen = 0;
+  for (const auto& draw : request_draws(kScoreEnvelope, 600)) {
+    if (draw.what.rfind("union class", 0) != 0) continue;
+    ++seen;
+    const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+    ASSERT_TRUE(parsed.ok());
+    const Json& body = (*parsed)["request"];
+    const auto complete = std::count_if(classes.begin(), classes.end(), [&](const auto& c) {
+      return body.contains(c.first) && body.contains(c.second);
+    });
+    EXPECT_GE(complete, 2) << draw.bytes;
+  }
+  EXPECT_GT(seen, 0);
 }
 
 TEST(RequestMutations, NestingReachesExactlyTheLimitOrOnePast) {

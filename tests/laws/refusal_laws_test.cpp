@@ -1,0 +1,160 @@
+// The laws that judge the JSON door, what is printed, and a refusal without
+// knowing its defect: each holds on the core's real answers and fires on an
+// answer broken the way a slip in the core would break it.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/envelope.hpp"
+#include "core/integer.hpp"
+#include "core/json_api.hpp"
+#include "core/json_input.hpp"
+#include "core/output_json.hpp"
+#include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/nesting_laws.hpp"
+#include "properties/laws/rendered_laws.hpp"
+#include "properties/laws/request_laws.hpp"
+#include "tests/laws/law_test_support.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+std::string nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+const Error kTooDeep = Error::bad_request("Input nests JSON containers more than 64 levels deep.");
+
+TEST(NestingLimit, HoldsOnTheDoorAndFiresOnEachSideOfTheLimit) {
+  for (int depth : {1, 2, 63, 64, 65, 66, 127, 128, 129, 500}) {
+    const std::string bytes = nested(depth);
+    EXPECT_HOLDS(nesting_limit_exact(bytes, parse_bounded_json(bytes))) << depth;
+  }
+  // Brackets in strings open nothing: many of them, one real container.
+  const std::string in_a_string = "[\"" + std::string(100, '[') + "\"]";
+  EXPECT_HOLDS(nesting_limit_exact(in_a_string, parse_bounded_json(in_a_string)));
+  // A door that refuses exactly 64, and one that lets 65 through.
+  EXPECT_FIRES(nesting_limit_exact(nested(64), Result<Json>(kTooDeep)), "nesting-limit");
+  const std::string past = nested(65);
+  const auto let_through = parse_bounded_json(past, 65);
+  ASSERT_TRUE(let_through.ok());
+  EXPECT_FIRES(nesting_limit_exact(past, let_through), "nesting-limit");
+  // Other refusals are not the law's.
+  EXPECT_HOLDS(nesting_limit_exact("[", parse_bounded_json("[")));
+}
+
+TEST(NestingLimit, CountsContainersOnTheDeepestPath) {
+  EXPECT_EQ(tree_depth(Json(1)), 0);
+  EXPECT_EQ(tree_depth(Json::array()), 1);
+  EXPECT_EQ(tree_depth(Json::object()), 1);
+  EXPECT_EQ(tree_depth(*parse_bounded_json(R"([{"a": [1]}, 2, [[], {}]])")), 3);
+  EXPECT_EQ(tree_depth(*parse_bounded_json(nested(64))), 64);
+}
+
+TEST(PrintedReadsBack, HoldsOnThePrinterAndFiresOnEachPrintingSlip) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const Json big = Integer::from_decimal("123456789012345678901234567890").to_json();
+  const Json value = {{"nan", nan},
+                      {"inf", inf},
+                      {"ninf", -inf},
+                      {"big", big},
+                      {"u64", std::numeric_limits<std::uint64_t>::max()},
+                      {"negative", -5},
+                      {"float", 0.1},
+                      {"text", "\u00e9\u2028\"\\\x01"},
+                      {"nested", Json::array({Json::array({1, 2}), Json::object()})}};
+  EXPECT_HOLDS(printed_reads_back(dump_json(value), value));
+  // A NaN printed as null, a big integer printed as a float, a cut text, a changed key.
+  EXPECT_FIRES(printed_reads_back(R"({"nan":null})", Json{{"nan", nan}}), "printed-reads-back");
+  EXPECT_FIRES(printed_reads_back(R"({"big":1.2345678901234568e+29})", Json{{"big", big}}), "printed-reads-back");
+  EXPECT_FIRES(printed_reads_back(R"({"a":1)", Json{{"a", 1}}), "printed-reads-back");
+  EXPECT_FIRES(printed_reads_back(R"({"b":1})", Json{{"a", 1}}), "printed-reads-back");
+  // The core's own outcomes, accepted and refused, with Python's values in them.
+  const std::string request =
+      R"({"endpoint":"llm.score","request":{"data_1":"a","data_2":["b","c"],)"
+      R"("pooling_params":{"extra_kwargs":{"x":NaN,"y":123456789012345678901234567890,"z":-Infinity}}}})";
+  const auto accepted = preprocess_json(request);
+  ASSERT_TRUE(accepted.ok()) << accepted.error().message;
+  EXPECT_HOLDS(printed_reads_back(dump_json(*accepted), *accepted));
+  const auto refused = preprocess_json(R"({"endpoint":"score","request":{"queries":NaN}})");
+  ASSERT_FALSE(refused.ok());
+  const Json body = error_body(refused.error());
+  EXPECT_HOLDS(printed_reads_back(dump_json(body), body));
+}
+
+// The score union's classes, in the union's order.
+const std::vector<std::pair<std::string, std::string>> kClasses{
+    {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};
+
+// A union that stops at the first complete class: its answer, right or wrong.
+Result<ScoringRequest> first_class_only(const Json& body, Endpoint endpoint) {
+  for (const auto& [first, second] : kClasses) {
+    if (!body.contains(first) || !body.contains(second)) continue;
+    Json only = body;
+    for (const auto& [a, b] : kClasses)
+      for (const std::string& key : {a, b})
+        if (key != first && key != second) only.erase(key);
+    return parse_online_request(only, endpoint);
+  }
+  return parse_online_request(body, endpoint);
+}
+
+TEST(ScoreUnionRefusal, HoldsOnTheCoreAndFiresOnAUnionThatStopsAtTheFirstClass) {
+  const Json bad = 5;  // no side takes a number
+  const std::vector<Json> bodies{
+      {{"queries", bad}, {"documents", "d"}, {"data_1", "q"}, {"data_2", "d"}},
+      {{"queries", "q"}, {"documents", bad}, {"items", "d"}},
+      {{"queries", "q"}, {"documents", bad}, {"text_1", bad}, {"text_2", "d"}},
+      {{"queries", "q"}, {"documents", "d"}, {"data_1", "q"}, {"data_2", "d"}, {"priority", "high"}},
+      {{"queries", bad}, {"documents", "d"}}};
+  for (const Json& body : bodies) EXPECT_HOLDS(score_union_refusal(envelope("score", body))) << body.dump();
+  // The union's order is the core's: the first body is accepted on {data_1, data_2}.
+  EXPECT_TRUE(envelope_from_json(envelope("score", bodies[0])).ok());
+  EXPECT_FIRES(score_union_refusal(envelope("score", bodies[0]), first_class_only), "score-union");
+  EXPECT_FIRES(score_union_refusal(envelope("score", bodies[1]), first_class_only), "score-union");
+  // No class validates, a common field fails, one class only, another endpoint: nothing to judge.
+  for (std::size_t i : {2u, 3u, 4u}) EXPECT_HOLDS(score_union_refusal(envelope("score", bodies[i]), first_class_only));
+  EXPECT_HOLDS(score_union_refusal(envelope("rerank", bodies[0]), first_class_only));
+}
+
+TEST(TypedValuesTaken, HoldsOnTheCoreAndFiresOnATypeErrorForAValueOfTheType) {
+  const std::vector<Json> integers{Integer::from_decimal("18446744073709551616").to_json(),
+                                   Integer::from_decimal("-9223372036854775809").to_json(), Json(5), Json(-5)};
+  int refusals_judged = 0;
+  for (const auto& field : typed_fields()) {
+    const std::string endpoint = field.rerank_only ? "rerank" : "score";
+    Json body = field.rerank_only ? Json{{"query", "q"}, {"documents", {"d"}}} : Json{{"queries", "q"}, {"documents", "d"}};
+    for (const Json& value : field.is_bool ? std::vector<Json>{true, false} : integers) {
+      body[std::string(field.name)] = value;
+      const Json env = envelope(endpoint, body);
+      const auto parsed = envelope_from_json(env);
+      if (parsed) continue;
+      ++refusals_judged;
+      EXPECT_HOLDS(typed_values_taken(env, parsed.error())) << env.dump();
+    }
+  }
+  EXPECT_GT(refusals_judged, 0) << "no refusal was judged: the test would show nothing";
+
+  const Json big = Integer::from_decimal("18446744073709551616").to_json();
+  const Json with_big = envelope("score", {{"queries", "q"}, {"documents", "d"}, {"priority", big}});
+  EXPECT_FIRES(typed_values_taken(with_big, Error::bad_request("priority: Input should be a valid integer", "priority")),
+               "typed-values-taken");
+  EXPECT_FIRES(typed_values_taken(with_big, Error::bad_request(
+                                                "priority: Unable to parse input string as an integer, exceeded maximum size",
+                                                "priority")),
+               "typed-values-taken");
+  const Json with_true = envelope("score", {{"queries", "q"}, {"documents", "d"}, {"use_activation", true}});
+  EXPECT_FIRES(typed_values_taken(with_true, Error::bad_request("use_activation: Input should be a valid boolean",
+                                                                "use_activation")),
+               "typed-values-taken");
+  // A value not of the field's type, another field's error, a bound: not the law's.
+  const Json with_text = envelope("score", {{"queries", "q"}, {"documents", "d"}, {"priority", "high"}});
+  EXPECT_HOLDS(typed_values_taken(with_text, Error::bad_request("priority: Input should be a valid integer", "priority")));
+  EXPECT_HOLDS(typed_values_taken(with_big, Error::bad_request("model: Input should be a valid string", "model")));
+  EXPECT_HOLDS(
+      typed_values_taken(with_big, Error::bad_request("priority: Input should be greater than or equal to 0", "priority")));
+}
+
+}  // namespace
+}  // namespace poolcheck::laws
