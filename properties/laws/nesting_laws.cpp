@@ -21,29 +21,40 @@ std::size_t openings(std::string_view bytes) {
 
 }  // namespace
 
-// Recursive: the trees it is given came from parse_bounded_json, at most twice
-// kMaxNestingDepth deep.
-int tree_depth(const Json& value) {
-  if (!value.is_structured()) return 0;
+int written_depth(std::string_view text) {
+  int depth = 0;
   int deepest = 0;
-  for (const auto& item : value) deepest = std::max(deepest, tree_depth(item));
-  return deepest + 1;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped byte cannot end the string
+      in_string = c != '"';
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[': case '{': deepest = std::max(deepest, ++depth); break;
+      case ']': case '}': --depth; break;
+      default: break;
+    }
+  }
+  return deepest;
 }
 
 Violations nesting_limit_exact(std::string_view bytes, const Result<Json>& parsed) {
   const std::string limit = std::to_string(kMaxNestingDepth);
   if (parsed) {
-    // Fewer openings than the limit cannot nest past it: no walk needed.
+    // Fewer openings than the limit cannot nest past it: no scan needed.
     if (openings(bytes) <= static_cast<std::size_t>(kMaxNestingDepth)) return {};
-    const int depth = tree_depth(*parsed);
+    const int depth = written_depth(bytes);
     if (depth <= kMaxNestingDepth) return {};
     return {{"nesting-limit", "a document nesting " + std::to_string(depth) +
                                   " containers was accepted; the limit is " + limit}};
   }
   if (!refused_as_too_deep(parsed.error())) return {};
-  const auto again = parse_bounded_json(bytes, 2 * kMaxNestingDepth);
-  if (!again) return {};
-  const int depth = tree_depth(*again);
+  if (!parse_bounded_json(bytes, 2 * kMaxNestingDepth)) return {};
+  const int depth = written_depth(bytes);
   if (depth > kMaxNestingDepth) return {};
   return {{"nesting-limit", "a document nesting " + std::to_string(depth) + " containers was refused with '" +
                                 parsed.error().message + "'; up to " + limit + " pass"}};

@@ -43,12 +43,23 @@ TEST(NestingLimit, HoldsOnTheDoorAndFiresOnEachSideOfTheLimit) {
   EXPECT_HOLDS(nesting_limit_exact("[", parse_bounded_json("[")));
 }
 
-TEST(NestingLimit, CountsContainersOnTheDeepestPath) {
-  EXPECT_EQ(tree_depth(Json(1)), 0);
-  EXPECT_EQ(tree_depth(Json::array()), 1);
-  EXPECT_EQ(tree_depth(Json::object()), 1);
-  EXPECT_EQ(tree_depth(*parse_bounded_json(R"([{"a": [1]}, 2, [[], {}]])")), 3);
-  EXPECT_EQ(tree_depth(*parse_bounded_json(nested(64))), 64);
+TEST(NestingLimit, CountsContainersAsWritten) {
+  EXPECT_EQ(written_depth("1"), 0);
+  EXPECT_EQ(written_depth("[]"), 1);
+  EXPECT_EQ(written_depth("{}"), 1);
+  EXPECT_EQ(written_depth(R"([{"a": [1]}, 2, [[], {}]])"), 3);
+  EXPECT_EQ(written_depth(R"(["[[[\"[{", {"]]": "\\"}])"), 2);  // brackets and escaped quotes in strings
+  EXPECT_EQ(written_depth(nested(64)), 64);
+}
+
+// A repeated key keeps its last value, but the door counts the text: a deep
+// value written first, then replaced, is still refused, and rightly.
+TEST(NestingLimit, ARepeatedKeyDoesNotHideTheDepthItReplaced) {
+  const std::string bytes = R"({"a": )" + nested(65) + R"(, "a": 1})";
+  const auto parsed = parse_bounded_json(bytes);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_HOLDS(nesting_limit_exact(bytes, parsed));
+  EXPECT_EQ(written_depth(bytes), 66);
 }
 
 TEST(PrintedReadsBack, HoldsOnThePrinterAndFiresOnEachPrintingSlip) {
