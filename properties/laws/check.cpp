@@ -159,6 +159,14 @@ bool full_check(std::string_view bytes, const CheckDepth& how) {
   return how.full_check_one_in <= 1 || sampling_hash(bytes) % how.full_check_one_in == 0;
 }
 
+// Whether printed-reads-back runs: on a full check, and on every input that
+// holds a value the printer writes by hand (NaN, an infinity, an integer
+// beyond 64 bits). Those cases are where a printer slips, and the walk of the
+// document costs far less than printing and reading back the outcome.
+bool prints_outcome(bool full, const Result<Json>& document) {
+  return full || (document && holds_hand_printed_value(*document));
+}
+
 CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   auto document = parse_bounded_json(bytes);
   Violations door = nesting_limit_exact(bytes, document);
@@ -171,10 +179,10 @@ CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   const bool full = full_check(bytes, how);
   CheckResult result = check_document(*document, how.padded_token_budget, full);
   append(result.violations, std::move(door));
-  if (result.over_budget || !full) return result;
+  if (result.over_budget || !prints_outcome(full, document)) return result;
   const std::string printed = dump_json(result.outcome);
   append(result.violations, printed_reads_back(printed, result.outcome));
-  append(result.violations, rerun_laws(bytes, *document, printed));
+  if (full) append(result.violations, rerun_laws(bytes, *document, printed));
   return result;
 }
 
@@ -317,9 +325,10 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
       parsed ? verified_run(*parsed)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, nesting_limit_exact(bytes, document));
-  if (!full_check(bytes, how)) return result;
-  append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
-  append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
+  const bool full = full_check(bytes, how);
+  if (prints_outcome(full, document))
+    append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
+  if (full) append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/json_equality.hpp"
+#include "core/integer.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
 
@@ -116,6 +117,15 @@ Violations printed_reads_back(std::string_view printed, const Json& outcome) {
   return {{"printed-reads-back", "the printed outcome reads back as another value: at " +
                                      (path.empty() ? std::string("the top") : path) + " the outcome holds " +
                                      describe_value(*was) + ", the printed text reads back as " + describe_value(*now)}};
+}
+
+bool holds_hand_printed_value(const Json& value) {
+  if (value.is_number_float()) return !std::isfinite(value.get<double>());
+  if (value.is_binary()) return is_big_integer(value);
+  if (!value.is_structured()) return false;
+  for (const auto& item : value)
+    if (holds_hand_printed_value(item)) return true;
+  return false;
 }
 
 }  // namespace poolcheck::laws

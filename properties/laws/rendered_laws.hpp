@@ -35,6 +35,11 @@ Violations command_agrees(std::string_view command, const Result<Json>& answer, 
 // decoded from MessagePack may hold bytes that are no UTF-8, which the printer
 // replaces on purpose. A printed outcome past the reader's 8 MiB is not judged.
 Violations printed_reads_back(std::string_view printed, const Json& outcome);
+// Whether `value` holds a scalar the printer writes by hand rather than
+// through nlohmann's serializer (core/output_json.cpp): NaN, an infinity, an
+// integer beyond 64 bits. A value of the input reaches the outcome as it is,
+// so an input holding none gives the hand-written cases nothing to print.
+bool holds_hand_printed_value(const Json& value);
 
 // Whether `object` is an object with exactly `keys`, in that order. Compared
 // in place: the request laws ask it of every printed pair.

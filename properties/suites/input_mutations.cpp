@@ -285,7 +285,32 @@ bool nest_to_limit(Json& envelope, std::string& what) {
   return true;
 }
 
-constexpr std::array<std::pair<Mutation, const char*>, 11> kRequestMutations{{
+// A value Python's json reads and strict JSON has not (NaN, an infinity, an
+// integer beyond 64 bits) in place of a member or element of one of the
+// request's containers, or added to it. In the extras it must come out as it
+// went in, printed so (spec 11.3); in a typed field it is refused, or coerced,
+// as pydantic does.
+bool python_only_value(Json& envelope, std::string& what) {
+  std::vector<std::pair<Json*, int>> found;
+  containers(request_body(envelope), 2, found);
+  Json& container = *found[uniform<std::size_t>(0, found.size())].first;
+  const Json value = *gen_python_only_value();
+  std::string where;
+  if (container.is_object()) {
+    const std::string* key = chance(70) ? any_key(container) : nullptr;
+    where = key != nullptr ? *key : "python";
+    container[where] = value;
+  } else {
+    const auto at = uniform<std::size_t>(0, container.size() + 1);
+    where = "[" + std::to_string(at) + "]";
+    if (at == container.size()) container.push_back(value);
+    else container[at] = value;
+  }
+  what = "python value: " + where + " = " + dump_json(value);
+  return true;
+}
+
+constexpr std::array<std::pair<Mutation, const char*>, 12> kRequestMutations{{
     {fresh_field, "fresh field"},
     {defect, "defect"},
     {respell, "coerced spelling"},
@@ -297,6 +322,7 @@ constexpr std::array<std::pair<Mutation, const char*>, 11> kRequestMutations{{
     {nest_to_limit, "nesting"},
     {big_integer_field, "big integer"},
     {second_union_class, "union class"},
+    {python_only_value, "python value"},
 }};
 
 // An object of the request grown past the 16 keys where the parser starts its

@@ -1,6 +1,7 @@
 #include "properties/suites/request_generators.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <ostream>
 
 #include "core/integer.hpp"
@@ -14,6 +15,13 @@ rc::Gen<Json> gen_big_integer() {
   return rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "9223372036854775808",
                                                     "123456789012345678901234567890", "-9223372036854775809"),
                       [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); });
+}
+
+rc::Gen<Json> gen_python_only_value() {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  return rc::gen::weightedOneOf<Json>({{3, rc::gen::element(Json(std::numeric_limits<double>::quiet_NaN()),
+                                                              Json(kInfinity), Json(-kInfinity))},
+                                       {1, gen_big_integer()}});
 }
 
 namespace {

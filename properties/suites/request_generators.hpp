@@ -49,6 +49,9 @@ struct RequestShape {
 
 // A Python int beyond 64 bits (spec 11.2), either sign, 2^63 and 2^64 among them.
 rc::Gen<Json> gen_big_integer();
+// A value Python's json.loads reads and strict JSON has not (spec 11.3): NaN,
+// Infinity, -Infinity, or an integer beyond 64 bits.
+rc::Gen<Json> gen_python_only_value();
 
 // Well-formed requests: every field of the right type and in range. The core
 // may still reject some (a pair longer than max_model_len, say).

@@ -94,6 +94,23 @@ TEST(PrintedReadsBack, HoldsOnThePrinterAndFiresOnEachPrintingSlip) {
   EXPECT_HOLDS(printed_reads_back(dump_json(body), body));
 }
 
+// The values that make printed-reads-back run on every input, not only on a
+// full check: those the printer writes by hand, at any depth.
+TEST(PrintedReadsBack, HandPrintedValuesAreFoundAtAnyDepth) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Json big = Integer::from_decimal("-9223372036854775809").to_json();
+  for (const Json& held : {Json(std::numeric_limits<double>::quiet_NaN()), Json(inf), Json(-inf), big}) {
+    EXPECT_TRUE(holds_hand_printed_value(held)) << dump_json(held);
+    EXPECT_TRUE(holds_hand_printed_value(Json{{"a", Json::array({1, Json{{"b", held}}})}})) << dump_json(held);
+  }
+  const Json plain = {{"u64", std::numeric_limits<std::uint64_t>::max()},
+                      {"i64", std::numeric_limits<std::int64_t>::min()},
+                      {"floats", Json::array({-0.0, 1e308, 5e-324})},
+                      {"text", "NaN Infinity"},
+                      {"null", nullptr}};
+  EXPECT_FALSE(holds_hand_printed_value(plain));
+}
+
 // The score union's classes, in the union's order.
 const std::vector<std::pair<std::string, std::string>> kClasses{
     {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -117,6 +118,27 @@ TEST(RequestMutations, UnionClassAddsASecondCompleteClass) {
     });
     EXPECT_GE(complete, 2) << draw.bytes;
   }
+  EXPECT_GT(seen, 0);
+}
+
+// Whether `value` holds NaN, an infinity or an integer beyond int64.
+bool holds_python_only_value(const Json& value) {
+  if (value.is_number_float()) return !std::isfinite(value.get<double>());
+  if (const auto integer = poolcheck::json_integer(value)) return !integer->to_int64().has_value();
+  return value.is_structured() && std::any_of(value.begin(), value.end(), holds_python_only_value);
+}
+
+TEST(RequestMutations, PythonValueWritesWhatStrictJsonHasNot) {
+  int seen = 0;
+  for (const char* envelope : {kEnvelope, kScoreEnvelope})
+    for (const auto& draw : request_draws(envelope, 600)) {
+      if (draw.what.rfind("python value: ", 0) != 0) continue;
+      ++seen;
+      const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+      ASSERT_TRUE(parsed.ok()) << draw.bytes;  // read as Python's json.loads reads it
+      EXPECT_FALSE(holds_python_only_value(*poolcheck::parse_bounded_json(envelope))) << envelope;
+      EXPECT_TRUE(holds_python_only_value((*parsed)["request"])) << draw.bytes;
+    }
   EXPECT_GT(seen, 0);
 }
 
