@@ -13,6 +13,7 @@
 #include "core/json.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
+#include "properties/suites/generators.hpp"
 
 namespace poolcheck::fuzz {
 namespace {
@@ -291,7 +292,7 @@ class Mutation {
       case 3:
         changed = v.is_number() ? Json(v.get<double>()) : Json(1.0);
         break;
-      case 4: changed = v.is_string() ? Json(v.get<std::string>() + "0") : Json(dump_json(v)); break;
+      case 4: changed = v.is_string() ? Json(v.get<std::string>() + "0") : Json(props::input_json(v)); break;
       case 5:
         if (v.is_object()) {
           changed = Json::array();
@@ -416,7 +417,7 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
     }
     // Mostly compact; sometimes spread out, the whitespace the parser must skip.
     // Written as the core writes JSON, so NaN and integers beyond 64 bits survive.
-    std::string out = dump_json(root);
+    std::string out = props::input_json(root);
     if (rng.one_in(8)) out = spread_json(out);
     if (out.size() > max_size) return mutate_bytes(data, size, max_size, rng, bytes);
     std::memcpy(data, out.data(), out.size());

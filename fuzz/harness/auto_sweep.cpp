@@ -219,7 +219,7 @@ std::vector<SweepResult> run_sweep(const AutoOptions& options, const fs::path& w
     SweepResult& result = results[requested[index]];
     const std::string id = result.mutant.mutant.id;
     const std::string count = std::to_string(++done);
-    out << "[" << std::string(total.size() - count.size(), ' ') << count << "/" << total << "] " << padded(id, 44);
+    out << "[" << std::string(total.size() - count.size(), ' ') << count << "/" << total << "] " << padded(id + " ", 44);
     if (reply.contains("error")) {
       errors.push_back(id + ": " + reply.value("error", ""));
       out << "error: " << errors.back() << std::endl;

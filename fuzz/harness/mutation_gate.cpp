@@ -175,7 +175,7 @@ Result<std::vector<MutantRun>> run_catalogue(const Gate& gate, const std::vector
     });
     if (!verdict) return verdict.error();
     const std::string total = std::to_string(mutants.size()), index = std::to_string(i + 1);
-    out << "[" << std::string(total.size() - index.size(), ' ') << index << "/" << total << "] " << padded(mutant.id, 34)
+    out << "[" << std::string(total.size() - index.size(), ' ') << index << "/" << total << "] " << padded(mutant.id + " ", 34)
         << padded(kill_summary(*verdict), 58) << times(*verdict) << std::endl;
     verdicts.push_back(std::move(*verdict));
   }

@@ -1,8 +1,10 @@
 #include "properties/suites/generators.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
+#include "core/integer.hpp"
 #include "core/unicode.hpp"
 #include "properties/laws/word_laws.hpp"
 
@@ -315,6 +317,44 @@ std::string printable(const std::string& bytes) {
       out += hex;
     }
   }
+  return out;
+}
+
+namespace {
+
+void write_input_json(std::string& out, const Json& value) {
+  const auto scalar = [&out](const Json& v) { out += v.dump(-1, ' ', false, Json::error_handler_t::replace); };
+  if (value.is_array()) {
+    out += '[';
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (i > 0) out += ',';
+      write_input_json(out, value[i]);
+    }
+    out += ']';
+  } else if (value.is_object()) {
+    out += '{';
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it != value.begin()) out += ',';
+      scalar(Json(it.key()));
+      out += ':';
+      write_input_json(out, *it);
+    }
+    out += '}';
+  } else if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+    const double d = value.get<double>();
+    out += std::isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+  } else if (const auto big = value.is_binary() ? json_integer(value) : std::nullopt) {
+    out += big->to_string();
+  } else {
+    scalar(value);
+  }
+}
+
+}  // namespace
+
+std::string input_json(const Json& value) {
+  std::string out;
+  write_input_json(out, value);
   return out;
 }
 

@@ -58,6 +58,14 @@ rc::Gen<std::string> gen_white_space_neighbour();
 // non-ASCII code point as \uXXXX, an astral one as a surrogate pair. The text
 // must be valid UTF-8 (dump_json's output is); non-ASCII occurs only in strings.
 std::string ascii_escaped(std::string_view json_text);
+
+// JSON text as Python's json.dumps writes it, compact: NaN, Infinity and
+// -Infinity as such, integers beyond 64 bits digit for digit. Every generated
+// input is written with it, not with core/output_json.cpp's dump_json: the
+// inputs must not share the printer whose slips the laws are there to show
+// (a dump_json that wrote NaN as null also wrote every generated NaN as null,
+// so no input held one and the slip went unseen).
+std::string input_json(const Json& value);
 // Object keys a user may send: plain ones, the keys the core gives a meaning
 // (compressed_token_type_ids, cache_salt, mm_processor_kwargs,
 // max_tokens_per_query, ...), the empty key and Unicode keys.

@@ -8,7 +8,6 @@
 #include "core/envelope.hpp"
 #include "core/json_input.hpp"
 #include "core/msgpack.hpp"
-#include "core/output_json.hpp"
 #include "core/preprocess.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
@@ -235,7 +234,7 @@ bool big_integer_field(Json& envelope, std::string& what) {
   const std::string name(fields[uniform<std::size_t>(0, fields.size())]);
   const Json value = *gen_big_integer();
   request_body(envelope)[name] = value;
-  what = "big integer: " + name + " = " + dump_json(value);
+  what = "big integer: " + name + " = " + input_json(value);
   return true;
 }
 
@@ -306,7 +305,7 @@ bool python_only_value(Json& envelope, std::string& what) {
     if (at == container.size()) container.push_back(value);
     else container[at] = value;
   }
-  what = "python value: " + where + " = " + dump_json(value);
+  what = "python value: " + where + " = " + input_json(value);
   return true;
 }
 
@@ -347,9 +346,9 @@ std::optional<MutatedInput> wide_object_with_repeated_key(Json envelope) {
   const auto same = fresh.envelope["request"].find(repeated);
   const std::string marker = "\x01poolcheck-repeated-key\x01";
   object[marker] = same != fresh.envelope["request"].end() ? *same : *gen_json(1);
-  std::string bytes = dump_json(envelope);
-  const std::string written = dump_json(Json(marker));
-  bytes.replace(bytes.find(written), written.size(), dump_json(Json(repeated)));
+  std::string bytes = input_json(envelope);
+  const std::string written = input_json(Json(marker));
+  bytes.replace(bytes.find(written), written.size(), input_json(Json(repeated)));
   return MutatedInput{std::move(bytes), "repeated key '" + repeated + "' in an object of 17+ keys"};
 }
 
@@ -476,7 +475,7 @@ rc::Gen<MutatedInput> gen_request_mutation(const Json& envelope) {
       Json mutated = envelope;
       std::string what;
       const auto& [mutation, name] = kRequestMutations[uniform<std::size_t>(0, kRequestMutations.size())];
-      if (mutation(mutated, what)) return MutatedInput{dump_json(mutated), what};
+      if (mutation(mutated, what)) return MutatedInput{input_json(mutated), what};
     }
     return MutatedInput{(*gen_request()).bytes, "fresh request"};
   });
@@ -488,7 +487,7 @@ rc::Gen<MutatedInput> gen_verify_mutation(const Json& input) {
     std::string what;
     for (int attempt = 0; attempt < 4; ++attempt)
       if (kVerifyMutations[uniform<std::size_t>(0, kVerifyMutations.size())](mutated, what))
-        return MutatedInput{dump_json(mutated), what};
+        return MutatedInput{input_json(mutated), what};
     return MutatedInput{(*gen_verify_case()).bytes, "fresh verify case"};
   });
 }

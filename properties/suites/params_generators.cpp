@@ -1,8 +1,10 @@
 #include "properties/suites/params_generators.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <ostream>
+#include <vector>
 
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
@@ -34,6 +36,87 @@ Json wrong_wire_value(std::size_t i) {
   }
 }
 
+// `width` bytes of `value`, big-endian, after `tag`.
+void put(std::string& out, std::uint8_t tag, std::uint64_t value, int width) {
+  out += static_cast<char>(tag);
+  for (int shift = 8 * (width - 1); shift >= 0; shift -= 8) out += static_cast<char>((value >> shift) & 0xff);
+}
+
+// A length header for `length` items, in a form drawn from those that hold it:
+// the fix form (tags fix_tag | length, below fix_limit), then the 8-, 16- and
+// 32-bit forms (tag 0: the family has no such form). MessagePack's own table,
+// written here apart from core/msgpack.cpp.
+void put_length(std::string& out, std::uint64_t length, std::uint8_t fix_tag, std::uint64_t fix_limit,
+                std::uint8_t tag8, std::uint8_t tag16, std::uint8_t tag32) {
+  std::vector<int> widths;
+  if (length < fix_limit) widths.push_back(0);
+  if (tag8 != 0 && length <= 0xff) widths.push_back(1);
+  if (length <= 0xffff) widths.push_back(2);
+  widths.push_back(4);
+  const int width = *rc::gen::elementOf(widths);
+  if (width == 0) out += static_cast<char>(fix_tag | length);
+  else put(out, width == 1 ? tag8 : width == 2 ? tag16 : tag32, length, width);
+}
+
+void put_integer(std::string& out, const Json& value) {
+  if (value.is_number_unsigned() || value.get<std::int64_t>() >= 0) {
+    const auto v = value.get<std::uint64_t>();
+    std::vector<int> widths;
+    if (v < 0x80) widths.push_back(0);
+    for (int width : {1, 2, 4, 8})
+      if (width == 8 || v >> (8 * width) == 0) widths.push_back(width);
+    const int width = *rc::gen::elementOf(widths);
+    if (width == 0) out += static_cast<char>(v);
+    else put(out, width == 1 ? 0xcc : width == 2 ? 0xcd : width == 4 ? 0xce : 0xcf, v, width);
+    return;
+  }
+  const auto v = value.get<std::int64_t>();
+  std::vector<int> widths;
+  if (v >= -32) widths.push_back(0);
+  for (int width : {1, 2, 4, 8})
+    if (width == 8 || v >= -(std::int64_t{1} << (8 * width - 1))) widths.push_back(width);
+  const int width = *rc::gen::elementOf(widths);
+  if (width == 0) out += static_cast<char>(v);
+  else put(out, width == 1 ? 0xd0 : width == 2 ? 0xd1 : width == 4 ? 0xd2 : 0xd3, static_cast<std::uint64_t>(v), width);
+}
+
+void put_string(std::string& out, const std::string& text) {
+  put_length(out, text.size(), 0xa0, 32, 0xd9, 0xda, 0xdb);
+  out += text;
+}
+
+// `value` as MessagePack with every length and integer in a form drawn from
+// those that hold it, the shortest or a wider one; floats as float64 (msgspec's
+// only float form). Values the wire cannot hold (big integers) are not given.
+void put_value(std::string& out, const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: out += '\xc0'; return;
+    case Json::value_t::boolean: out += value.get<bool>() ? '\xc3' : '\xc2'; return;
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: put_integer(out, value); return;
+    case Json::value_t::number_float: {
+      const double d = value.get<double>();
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      put(out, 0xcb, bits, 8);
+      return;
+    }
+    case Json::value_t::string: put_string(out, value.get_ref<const std::string&>()); return;
+    case Json::value_t::array:
+      put_length(out, value.size(), 0x90, 16, 0, 0xdc, 0xdd);
+      for (const auto& item : value) put_value(out, item);
+      return;
+    case Json::value_t::object:
+      put_length(out, value.size(), 0x80, 16, 0, 0xde, 0xdf);
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        put_string(out, it.key());
+        put_value(out, *it);
+      }
+      return;
+    default: return;
+  }
+}
+
 bool holds_container(const Json& object) {
   return std::any_of(object.begin(), object.end(), [](const Json& v) { return v.is_structured(); });
 }
@@ -57,6 +140,10 @@ rc::Gen<WireCase> gen_wire_case(const PoolingParams& params) {
     if (chance(30)) {
       c.kind = "mutated bytes";
       c.bytes = *gen_mutated(c.bytes);
+    } else if (chance(25)) {
+      c.kind = "wider forms";
+      c.bytes.clear();
+      put_value(c.bytes, encode_wire(params));
     }
     return c;
   });
@@ -69,7 +156,7 @@ rc::Gen<WireCase> gen_wire_defect() {
       while (wire.size() < n) wire.push_back(wire_default(wire.size()));
     };
     WireCase c;
-    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6)) {
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7)) {
       case 0: {
         const auto at = *rc::gen::inRange<std::size_t>(0, 9);
         pad_to(at + 1);
@@ -115,6 +202,20 @@ rc::Gen<WireCase> gen_wire_defect() {
         c.bytes = bytes;
         c.kind = "invalid UTF-8 in a string";
         c.expected_family = "invalid-msgpack";
+        return c;
+      }
+      case 7: {  // a key of extra_kwargs written as another type: the type bytes either side of str's
+        const std::string marker = "\x01poolcheck-key";
+        pad_to(9);
+        wire[8] = Json{{marker, 1}};
+        std::string bytes = to_msgpack(wire).value();
+        const std::size_t at = bytes.rfind(marker) - 1;  // the key's fixstr header
+        bytes.replace(at, marker.size() + 1, 1, *rc::gen::element<char>('\x00', '\x7f', '\x9f', '\xc0', '\xc4', '\xc7',
+                                                                          '\xd8', '\xdc', '\xdf', '\xe0'));
+        c.bytes = bytes;
+        c.kind = "map key not a string";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: map key is not a string at byte " + std::to_string(at);
         return c;
       }
       case 5:
@@ -164,7 +265,7 @@ rc::Gen<VerifyCase> gen_verify_case() {
          {1, rc::gen::map(rc::gen::element<std::int64_t>(0, -1, embedding + 1, kMin64), [](std::int64_t d) { return std::optional(d); })}});
     if (!listed.empty() && chance(30)) params.dimensions = *rc::gen::elementOf(listed);
     c.task = params.task.value_or("null");
-    c.bytes = dump_json(Json{{"model", model}, {"pooling_params", *gen_params_object(params)}});
+    c.bytes = input_json(Json{{"model", model}, {"pooling_params", *gen_params_object(params)}});
     return c;
   });
 }
@@ -241,7 +342,7 @@ rc::Gen<VerifyCase> gen_verify_defect() {
         break;
     }
     c.task = params.contains("task") ? params["task"].get<std::string>() : "null";
-    c.bytes = dump_json(Json{{"model", model}, {"pooling_params", params}});
+    c.bytes = input_json(Json{{"model", model}, {"pooling_params", params}});
     return c;
   });
 }

@@ -12,15 +12,19 @@ struct WireCase {
   std::string bytes;  // MessagePack, as the engine core receives it
   std::string kind;   // "encoded", "mutated bytes" or a defect's name
   std::string expected_family;  // for a defect
+  std::string expected_message;  // for a defect whose message the generator knows to the byte; else empty
   std::size_t encoded_length = 0;  // wire array length, for "encoded"
   bool nested_extras = false;      // extra_kwargs holds a container
   bool late_interaction = false;
 };
 void showValue(const WireCase& input, std::ostream& os);
-// Generated params' encoding, sometimes with damaged bytes.
+// Generated params' encoding, sometimes with damaged bytes, sometimes with
+// lengths and integers in wider forms than msgspec's shortest (kind "wider
+// forms"): a decoder reads any form.
 rc::Gen<WireCase> gen_wire_case(const PoolingParams& params);
 // A valid wire array with one defect: a wrong element type, too many
-// elements, another output_kind, a removed task, cut bytes, no array.
+// elements, another output_kind, a removed task, cut bytes, no array, a map
+// key of another type.
 rc::Gen<WireCase> gen_wire_defect();
 
 struct VerifyCase {

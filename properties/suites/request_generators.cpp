@@ -235,19 +235,25 @@ void showValue(const RequestCase& request, std::ostream& os) {
 }
 
 void refresh_bytes(RequestCase& request) {
-  request.bytes = dump_json(request.envelope);
+  request.bytes = input_json(request.envelope);
   // Python clients escape non-ASCII by default (json.dumps' ensure_ascii):
   // \uXXXX escapes and surrogate pairs are what the parser mostly meets.
   if (chance(20)) request.bytes = ascii_escaped(request.bytes);
-  const std::string marker = dump_json(Json(std::string(kBrokenStringMarker)));
+  const std::string marker = input_json(Json(std::string(kBrokenStringMarker)));
   if (const auto at = request.bytes.find(marker); at != std::string::npos) {
-    // Surrogate escapes that pair with nothing, and UTF-8 broken at each byte
-    // of a sequence (second, third, fourth), encoding a surrogate, overlong,
-    // or past U+10FFFF.
+    // Surrogate escapes that pair with nothing (each range's edges: a low
+    // one first, a high one after a high one), and UTF-8 broken at each byte
+    // of a sequence (second, third, fourth), and each sequence just past a
+    // lead byte's allowed range (RFC 3629's table): overlong in each length,
+    // a surrogate at either end, past U+10FFFF, a lead byte no form has, a
+    // continuation byte alone.
     const std::string broken = *rc::gen::element<std::string>(
         "\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9",
-        "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xed\xa0\x80", "\xe0\x80\x80",
-        "\xf4\x90\x80\x80", "\xc3");
+        "\\udc00\\udc00", "\\udfff\\udfff", "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000",
+        "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3",
+        "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf",
+        "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80",
+        "\xf8\x88\x80\x80\x80", "\xff", "\x80", "\xbf");
     request.bytes.replace(at, marker.size(), "\"a" + broken + "b\"");
   }
 }
@@ -301,10 +307,10 @@ rc::Gen<RequestCase> gen_junk_request() {
         c.bytes = nested_request(*rc::gen::inRange(58, 66));
         break;
       case 3:  // a BOM, pretty printing
-        c.bytes = (chance(50) ? "\xEF\xBB\xBF" : "") + spread_json(dump_json(c.envelope));
+        c.bytes = (chance(50) ? "\xEF\xBB\xBF" : "") + spread_json(input_json(c.envelope));
         return c;
       case 4:  // a duplicate key: the last one wins
-        c.bytes = "{\"endpoint\": " + dump_json(Json(*rc::gen::element<std::string>("score", "rerank", "x"))) + ", " +
+        c.bytes = "{\"endpoint\": " + input_json(Json(*rc::gen::element<std::string>("score", "rerank", "x"))) + ", " +
                   c.bytes.substr(1);
         break;
       case 5:  // any bytes

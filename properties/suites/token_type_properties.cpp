@@ -92,7 +92,7 @@ POOLCHECK_PROPERTY(WorkerLaws, BatchesReconstructAndPack, kBatches) {
   const bool rejected = !batch_token_types(input.batch).ok();
   see_and_tag(rejected ? "rejected batch" : "accepted");
   classify_batch(input);
-  expect_lawful(violations, batch_input(dump_json(batch_to_json(input))));
+  expect_lawful(violations, batch_input(input_json(batch_to_json(input))));
 }
 
 }  // namespace poolcheck::props
