@@ -18,7 +18,10 @@
 // target gives them to one input in kFullCheckOneIn, chosen by the input's
 // hash, so a finding reproduces; every other law runs on every input, and
 // `poolcheck repro` and the properties give every input the full check. The
-// params_wire target checks the wire round trip on every input of its own.
+// params_wire target checks the wire round trip on every input of its own, and
+// printed-reads-back runs on every input whose document holds a value the
+// printer writes by hand (NaN, an infinity, a big integer): those cases are
+// rare in a campaign and the slips they show are the printer's own.
 //
 // The commands. `params_wire`, `token_types` and `verify` also hand each
 // input, in its JSON form, to the `poolcheck` commands that read it (params,
