@@ -143,6 +143,30 @@ Violations rerun_laws(std::string_view bytes, const Json& document, const std::s
   return found.empty() ? coercion_invariance(outcome, respelled_outcome, respelled->what) : found;
 }
 
+// MessagePack bytes as the document they hold: compared so, a NaN equals a
+// NaN whatever its payload bits, which the object form's JSON text (NaN)
+// cannot carry from msgspec's bytes to `params encode --msgpack`.
+Result<Json> msgpack_document(const Result<std::string>& bytes) {
+  if (!bytes) return bytes.error();
+  return from_msgpack(*bytes);
+}
+
+// Every command that reads JSON reads it through the one door
+// (parse_bounded_json): bytes the door refused are refused by each command with
+// the door's own error body, byte for byte. The request target's inputs are
+// the JSON that fails most often; the other laws hand the commands only the
+// JSON forms the core wrote.
+Violations commands_share_the_door(std::string_view bytes, const Json& door_error) {
+  Violations out = command_agrees("poolcheck compress", compress_json(bytes), door_error);
+  append(out, command_agrees("poolcheck batch", batch_json(bytes), door_error));
+  append(out, command_agrees("poolcheck params encode", params_encode_json(bytes), door_error));
+  append(out, command_agrees("poolcheck params encode --msgpack", msgpack_document(params_encode_msgpack(bytes)),
+                             door_error));
+  append(out, command_agrees("poolcheck params decode", params_decode_json(bytes), door_error));
+  append(out, command_agrees("poolcheck verify", verify_json(bytes), door_error));
+  return out;
+}
+
 // A hash of the bytes for choosing which inputs get the re-runs, independent
 // of fnv1a32's low bits (the respelling's choice): fnv1a32 mixed by
 // MurmurHash3's finaliser.
@@ -174,6 +198,7 @@ CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
     CheckResult result = rejected(document.error());
     append(result.violations, std::move(door));
     append(result.violations, command_agrees("poolcheck preprocess", preprocess_json(bytes), result.outcome));
+    if (full_check(bytes, how)) append(result.violations, commands_share_the_door(bytes, result.outcome));
     return result;
   }
   const bool full = full_check(bytes, how);
@@ -184,14 +209,6 @@ CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   append(result.violations, printed_reads_back(printed, result.outcome));
   if (full) append(result.violations, rerun_laws(bytes, *document, printed));
   return result;
-}
-
-// MessagePack bytes as the document they hold: compared so, a NaN equals a
-// NaN whatever its payload bits, which the object form's JSON text (NaN)
-// cannot carry from msgspec's bytes to `params encode --msgpack`.
-Result<Json> msgpack_document(const Result<std::string>& bytes) {
-  if (!bytes) return bytes.error();
-  return from_msgpack(*bytes);
 }
 
 // `poolcheck params` on the forms of params the core decoded (`object`, its
