@@ -14,22 +14,6 @@
 namespace poolcheck {
 namespace {
 
-// Keep messages ASCII so that they can be rendered as JSON whatever the input held.
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 // Builds the document value by value. nlohmann's own DOM builder inserts
 // object members through ordered_map, which searches linearly for a
 // duplicate: quadratic on an object with many keys, a hang on an 8 MiB body.
@@ -279,20 +263,22 @@ class Reader {
       }
     }
     const std::string_view token = text_.substr(start, pos_ - start);
-    if (pos_ == integer_end) return put_integer(token, start);
+    if (pos_ == integer_end) return put_integer(token);
     // strtod rounds exactly as Python's float() does; beyond double range it gives ±inf.
     const std::string copy(token);
     out_.put(std::strtod(copy.c_str(), nullptr));
     return true;
   }
 
-  bool put_integer(std::string_view token, std::size_t start) {
+  bool put_integer(std::string_view token) {
     const std::size_t digits = token.size() - (token.front() == '-' ? 1 : 0);
-    if (digits > kMaxIntegerDigits)
-      return fail("Exceeds the limit (" + std::to_string(kMaxIntegerDigits) +
-                      " digits) for integer string conversion: value has " + std::to_string(digits) +
-                      " digits; use sys.set_int_max_str_digits() to increase the limit",
-                  start);
+    if (digits > kMaxIntegerDigits) {
+      // int() raises a ValueError, not a JSONDecodeError: its text has no position.
+      error_ = "Exceeds the limit (" + std::to_string(kMaxIntegerDigits) +
+               " digits) for integer string conversion: value has " + std::to_string(digits) +
+               " digits; use sys.set_int_max_str_digits() to increase the limit";
+      return false;
+    }
     out_.put(Integer::from_decimal(token).to_json());
     return true;
   }
@@ -322,7 +308,7 @@ class Reader {
         pos_ += length;
         continue;
       }
-      if (!read_escape(value)) return false;
+      if (!read_escape(value, start)) return false;
     }
   }
 
@@ -337,9 +323,12 @@ class Reader {
     return true;
   }
 
-  bool read_escape(std::string& value) {
+  // An escape of the string that opened at `start`. Messages and positions are
+  // CPython's C scanner's (the one json.loads uses): a backslash at the end is
+  // the whole string unterminated, and a bad escape is not named.
+  bool read_escape(std::string& value, std::size_t start) {
     const std::size_t at = pos_;  // the backslash
-    if (at + 1 >= text_.size()) return fail("Unterminated string starting at", at);
+    if (at + 1 >= text_.size()) return fail("Unterminated string starting at", start);
     const char e = text_[at + 1];
     static constexpr std::string_view kFrom = "\"\\/bfnrt";
     static constexpr std::string_view kTo = "\"\\/\b\f\n\r\t";
@@ -348,7 +337,7 @@ class Reader {
       pos_ += 2;
       return true;
     }
-    if (e != 'u') return fail("Invalid \\escape: '" + std::string(1, e) + "'", at);
+    if (e != 'u') return fail("Invalid \\escape", at);
     char32_t unit = 0;
     if (!read_hex4(at + 2, unit)) return fail("Invalid \\uXXXX escape", at + 1);
     pos_ = at + 6;
@@ -410,7 +399,7 @@ Result<Json> parse_bounded_json(std::string_view bytes, int max_depth) {
   Json value;
   DomBuilder builder(value);
   Reader reader(bytes, builder);
-  if (!reader.read_document()) return Error::bad_request("Invalid JSON: " + printable(reader.error()));
+  if (!reader.read_document()) return Error::bad_request("Invalid JSON: " + reader.error());
   return value;
 }
 
