@@ -82,8 +82,8 @@ rc::Gen<std::string> gen_white_space_neighbour() {
   return rc::gen::elementOf(pool);
 }
 
-std::string ascii_escaped(std::string_view json_text) {
-  static constexpr char kHex[] = "0123456789abcdef";
+std::string ascii_escaped(std::string_view json_text, bool upper_case) {
+  const char* const kHex = upper_case ? "0123456789ABCDEF" : "0123456789abcdef";
   const auto escape = [&](std::string& out, char32_t unit) {
     out += "\\u";
     for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];

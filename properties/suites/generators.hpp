@@ -55,9 +55,10 @@ rc::Gen<std::string> gen_unicode_string(int max_length);
 rc::Gen<std::string> gen_white_space();
 rc::Gen<std::string> gen_white_space_neighbour();
 // JSON text as Python's json.dumps writes it by default (ensure_ascii): every
-// non-ASCII code point as \uXXXX, an astral one as a surrogate pair. The text
-// must be valid UTF-8 (dump_json's output is); non-ASCII occurs only in strings.
-std::string ascii_escaped(std::string_view json_text);
+// non-ASCII code point as \uXXXX, an astral one as a surrogate pair; with
+// `upper_case` the hex digits as other clients write them (\u00E9). The text
+// must be valid UTF-8 (input_json's output is); non-ASCII occurs only in strings.
+std::string ascii_escaped(std::string_view json_text, bool upper_case = false);
 
 // JSON text as Python's json.dumps writes it, compact: NaN, Infinity and
 // -Infinity as such, integers beyond 64 bits digit for digit. Every generated

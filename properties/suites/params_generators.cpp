@@ -156,7 +156,7 @@ rc::Gen<WireCase> gen_wire_defect() {
       while (wire.size() < n) wire.push_back(wire_default(wire.size()));
     };
     WireCase c;
-    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7)) {
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8)) {
       case 0: {
         const auto at = *rc::gen::inRange<std::size_t>(0, 9);
         pad_to(at + 1);
@@ -217,6 +217,19 @@ rc::Gen<WireCase> gen_wire_defect() {
         c.expected_family = "invalid-msgpack";
         c.expected_message = "Invalid MessagePack: map key is not a string at byte " + std::to_string(at);
         return c;
+      }
+      case 8: {  // one item of late_interaction_params wrong: the error names that item's own path
+        pad_to(8);
+        const auto item = *rc::gen::inRange<std::size_t>(0, 3);
+        Json late = Json::array({"cache_query", "k", 1});
+        late[item] = item == 2 ? Json("x") : Json(5);
+        wire[7] = late;
+        static const char* const kItemErrors[] = {"Input should be 'cache_query' or 'score_doc'",
+                                                  "Input should be a valid string", "Input should be a valid integer"};
+        c.kind = "late_interaction_params item " + std::to_string(item) + " wrong";
+        c.expected_family = item == 0 ? "literal" : "type";
+        c.expected_message = "$[7][" + std::to_string(item) + "]: " + kItemErrors[item];
+        break;
       }
       case 5:
         wire = *rc::gen::element(Json::object(), Json(5), Json("x"), Json(nullptr));

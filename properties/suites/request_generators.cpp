@@ -238,18 +238,20 @@ void refresh_bytes(RequestCase& request) {
   request.bytes = input_json(request.envelope);
   // Python clients escape non-ASCII by default (json.dumps' ensure_ascii):
   // \uXXXX escapes and surrogate pairs are what the parser mostly meets.
-  if (chance(20)) request.bytes = ascii_escaped(request.bytes);
+  if (chance(20)) request.bytes = ascii_escaped(request.bytes, chance(30));
   const std::string marker = input_json(Json(std::string(kBrokenStringMarker)));
   if (const auto at = request.bytes.find(marker); at != std::string::npos) {
     // Surrogate escapes that pair with nothing (each range's edges: a low
-    // one first, a high one after a high one), and UTF-8 broken at each byte
-    // of a sequence (second, third, fourth), and each sequence just past a
-    // lead byte's allowed range (RFC 3629's table): overlong in each length,
-    // a surrogate at either end, past U+10FFFF, a lead byte no form has, a
-    // continuation byte alone.
+    // one first, a high one after a high one); \u with a character next to
+    // the hex digits' ranges; raw control characters (0x1f is the last);
+    // UTF-8 broken at each byte of a sequence (second, third, fourth), and
+    // each sequence just past a lead byte's allowed range (RFC 3629's table):
+    // overlong in each length, a surrogate at either end, past U+10FFFF, a
+    // lead byte no form has, a continuation byte alone.
     const std::string broken = *rc::gen::element<std::string>(
         "\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9",
         "\\udc00\\udc00", "\\udfff\\udfff", "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000",
+        "\\u00/0", "\\u00:0", "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0", "\x1f", "\x01", "\t", std::string(1, '\0'),
         "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3",
         "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf",
         "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80",

@@ -1,6 +1,7 @@
 // The laws of spec section 8 over generated request envelopes. Every case goes
 // through laws::check_request_input, the bytes-in entry point a user's body,
 // a fuzz input and a corpus entry take; the laws live in properties/laws/.
+#include "core/json_equality.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/suites/request_generators.hpp"
@@ -211,5 +212,71 @@ POOLCHECK_PROPERTY(RequestLaws, OfflineCallerParamsStayUntouched, kOffline) {
   expect_request_lawful(request, result);
 }
 
-}  // namespace poolcheck::props
+namespace {
 
+// The JSON pointers of the objects of `value` that have a member.
+void objects_with_members(const Json& value, const Json::json_pointer& at, std::vector<Json::json_pointer>& out) {
+  if (value.is_object() && !value.empty()) out.push_back(at);
+  if (value.is_object())
+    for (const auto& [key, child] : value.items()) objects_with_members(child, at / key, out);
+  else if (value.is_array())
+    for (std::size_t i = 0; i < value.size(); ++i) objects_with_members(value[i], at / i, out);
+}
+
+// `object` with `key`'s member first and the others after it in their order.
+Json with_member_first(const Json& object, const std::string& key, const Json& first_value) {
+  Json out = Json::object();
+  out[key] = first_value;
+  for (const auto& [name, value] : object.items())
+    if (name != key) out[name] = value;
+  return out;
+}
+
+const PropertySpec kRepeatedKey{3000,
+                                {{"object under 16 keys", 0.30},
+                                 {"object of 16 keys or more", 0.10},
+                                 {"accepted", 0.25}}};
+
+}  // namespace
+
+// Python's json.loads keeps a repeated key's first place and its last value
+// (docs/decisions.md). A well-formed request with one key of one of its
+// objects written once more, first, with another value, must give the outcome
+// of the same request with that member moved to the object's front: in small
+// objects (a linear search for the key) and wide ones (a hash index from 16
+// keys on) alike. Law `repeated-key-last-value`.
+POOLCHECK_PROPERTY(RequestLaws, RepeatedKeyKeepsFirstPlaceLastValue, kRepeatedKey) {
+  const RequestCase request = *gen_valid_request();
+  std::vector<Json::json_pointer> objects;
+  objects_with_members(request.envelope, Json::json_pointer(), objects);
+  const Json::json_pointer at = *rc::gen::elementOf(objects);
+  Json moved = request.envelope;
+  Json& object = moved[at];
+  if (chance(30))
+    for (int i = 0; object.size() < 17; ++i) object["x-filler-" + std::to_string(i)] = i;
+  see(object.size() < 16 ? "object under 16 keys" : "object of 16 keys or more");
+  auto member = object.begin();
+  std::advance(member, *rc::gen::inRange<std::ptrdiff_t>(0, static_cast<std::ptrdiff_t>(object.size())));
+  const std::string key = member.key();
+  const std::string marker = "\x01poolcheck-repeated-key\x01";
+  Json repeated = moved;
+  repeated[at] = with_member_first(object, marker, *gen_json(1));
+  repeated[at][key] = object[key];
+  object = with_member_first(object, key, object[key]);
+  std::string bytes = input_json(repeated);
+  const std::string written = input_json(Json(marker));
+  bytes.replace(bytes.find(written), written.size(), input_json(Json(key)));
+
+  const laws::CheckResult result = laws::check_request_input(bytes);
+  const laws::CheckResult expected = laws::check_request_input(input_json(moved));
+  if (result.accepted) see("accepted");
+  laws::Violations found = result.violations;
+  if (!json_equal(result.outcome, expected.outcome))
+    found.push_back({"repeated-key-last-value", "key '" + key + "' written twice in " + at.to_string() +
+                                                    " gave " + dump_json(result.outcome) +
+                                                    "; with it written once, first, holding the last value: " +
+                                                    dump_json(expected.outcome)});
+  expect_lawful(found, request_input(bytes));
+}
+
+}  // namespace poolcheck::props
