@@ -235,13 +235,14 @@ CheckResult rejected_wire(const Result<Json>& raw, const Error& error) {
 CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   const auto raw = from_msgpack(bytes);
   auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
-  CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(bytes), true, params_to_object(*decoded)}
+  CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(*raw, *decoded), true, params_to_object(*decoded)}
                                : rejected_wire(raw, decoded.error());
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
   if (decoded) append(result.violations, params_commands_agree(*decoded, result.outcome));
+  if (decoded) append(result.violations, comparator_sees_each_field(*decoded));
   return result;
 }
 
@@ -304,8 +305,8 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
 
 CheckResult check_token_types(std::string_view bytes, const CheckDepth& how) {
   const auto types = token_types_from_bytes(bytes);
-  CheckResult result{compression_law(types), false, nullptr};
-  auto k = compress_token_types(types);
+  const auto k = compress_token_types(types);
+  CheckResult result{compression_law(types, k), false, nullptr};
   result.accepted = k.ok();
   result.outcome = k ? Json{{"compressed_token_type_ids", *k}} : error_body(k.error());
   if (!k) append(result.violations, error_law(k.error()));

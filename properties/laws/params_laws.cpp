@@ -1,5 +1,8 @@
 #include "properties/laws/params_laws.hpp"
 
+#include <utility>
+#include <vector>
+
 #include "core/integer.hpp"
 #include "core/json_equality.hpp"
 #include "core/msgpack.hpp"
@@ -52,17 +55,77 @@ Json canonical_array(Json array) {
 // What decode kept of the bytes: encoding the decoded params gives back every
 // element the bytes held (up to msgspec's omitted defaults). A decoder that
 // drops or changes a field is seen here even when its own round trip holds.
-Violations decode_keeps_every_field(std::string_view msgpack, const PoolingParams& decoded) {
-  auto raw = from_msgpack(msgpack);
-  if (!raw || !raw->is_array()) return {};
-  const Json want = canonical_array(*raw);
+Violations decode_keeps_every_field(const Json& raw, const PoolingParams& decoded) {
+  if (!raw.is_array()) return {};
+  const Json want = canonical_array(raw);
   const Json got = encode_wire(decoded);
   if (json_equal(got, want)) return {};  // a NaN element is kept when it is still a NaN
-  return {{kLaw, "decode kept " + dump_json(got) + " of the wire array " + dump_json(*raw) + " (expected " +
+  return {{kLaw, "decode kept " + dump_json(got) + " of the wire array " + dump_json(raw) + " (expected " +
                      dump_json(want) + ")"}};
 }
 
-Violations params_round_trip(const PoolingParams& params) {
+namespace {
+
+// `params` with one field changed, for each field: a value that differs from
+// the field's own whatever it holds (set when absent, changed when present).
+// Plain copies, which share extra_kwargs (deep_equal compares it by value):
+// only its own change writes to a clone of it.
+std::vector<std::pair<const char*, PoolingParams>> one_field_changed(const PoolingParams& params) {
+  std::vector<std::pair<const char*, PoolingParams>> out;
+  out.reserve(9);
+  const auto changed = [&](const char* field, auto edit) {
+    PoolingParams copy = params;
+    edit(copy);
+    out.emplace_back(field, std::move(copy));
+  };
+  const auto other_int = [](const std::optional<std::int64_t>& v) { return v == 1 ? 2 : 1; };
+  changed("use_activation", [](PoolingParams& p) { p.use_activation = !p.use_activation.value_or(false); });
+  changed("dimensions", [&](PoolingParams& p) { p.dimensions = other_int(p.dimensions); });
+  changed("step_tag_id", [&](PoolingParams& p) { p.step_tag_id = other_int(p.step_tag_id); });
+  changed("returned_token_ids", [](PoolingParams& p) {
+    if (p.returned_token_ids) p.returned_token_ids->push_back(0);
+    else p.returned_token_ids.emplace();
+  });
+  changed("task", [](PoolingParams& p) { p.task = p.task ? *p.task + "_" : "embed"; });
+  changed("requires_token_ids", [](PoolingParams& p) { p.requires_token_ids = !p.requires_token_ids; });
+  changed("skip_reading_prefix_cache",
+          [](PoolingParams& p) { p.skip_reading_prefix_cache = !p.skip_reading_prefix_cache.value_or(false); });
+  changed("late_interaction_params", [](PoolingParams& p) {
+    if (p.late_interaction_params) p.late_interaction_params->query_key += "_";
+    else p.late_interaction_params = LateInteractionParams{"cache_query", "k", std::nullopt};
+  });
+  changed("extra_kwargs", [](PoolingParams& p) {
+    constexpr const char* kKey = "poolcheck-comparator";
+    p = p.clone();
+    if (!p.extra_kwargs) p.extra_kwargs = std::make_shared<Json>(Json::object());
+    else if (p.extra_kwargs->contains(kKey)) p.extra_kwargs->erase(kKey);
+    else (*p.extra_kwargs)[kKey] = nullptr;
+  });
+  return out;
+}
+
+}  // namespace
+
+Violations comparator_sees_each_field(const PoolingParams& params) {
+  Violations out;
+  if (!deep_equal(params, params.clone()))
+    out.push_back({"comparator-sees-each-field", "deep_equal told " + show(params) + " from its own deep copy"});
+  for (const auto& [field, changed] : one_field_changed(params))
+    if (deep_equal(params, changed) || deep_equal(changed, params))
+      out.push_back({"comparator-sees-each-field",
+                     "deep_equal found " + show(params) + " equal to a copy whose " + field + " differs: " + show(changed)});
+  return out;
+}
+
+namespace {
+
+// The round trip of `params`, given its MessagePack bytes (`encoded`) and
+// those bytes decoded (`decoded_again`): the caller computes both once, so
+// the fixed point of wire bytes and the round trip of their params share them
+// instead of encoding and decoding the same params again (the core is pure:
+// a second call on the same value could only give the same answer).
+Violations round_trip_through(const PoolingParams& params, const Result<std::string>& encoded,
+                              const Result<PoolingParams>& decoded_again) {
   Violations out;
   const Json wire = encode_wire(params);
   if (!wire.is_array() || wire.size() > 10) {
@@ -75,39 +138,44 @@ Violations params_round_trip(const PoolingParams& params) {
   // the byte codec in between, so when it holds the JSON view holds too (short
   // of a byte codec that undoes a bug of the view exactly). The view alone is
   // checked when the bytes cannot be written.
-  auto bytes = encode_wire_msgpack(params);
-  if (bytes) {
-    expect_same(out, "MessagePack decode(encode(p))", params, decode_wire_msgpack(*bytes));
-    append(out, shortest_forms(*bytes));
+  if (encoded) {
+    expect_same(out, "MessagePack decode(encode(p))", params, decoded_again);
+    append(out, shortest_forms(*encoded));
   } else {
     expect_same(out, "JSON view decode(encode(p))", params, decode_wire(wire));
     if (!params.extra_kwargs || !holds_big_integer(*params.extra_kwargs))  // msgspec's OverflowError
-      out.push_back({kLaw, "MessagePack encode failed on " + show(params) + ": " + bytes.error().message});
+      out.push_back({kLaw, "MessagePack encode failed on " + show(params) + ": " + encoded.error().message});
   }
   expect_same(out, "object form", params, params_from_object(params_to_object(params), "pooling_params"));
   return out;
 }
 
-Violations wire_bytes_fixed_point(std::string_view msgpack) {
-  Violations out;
-  auto decoded = decode_wire_msgpack(msgpack);
-  if (!decoded) return out;  // rejection is judged by the error laws
+}  // namespace
+
+Violations params_round_trip(const PoolingParams& params) {
+  const auto encoded = encode_wire_msgpack(params);
+  return round_trip_through(params, encoded,
+                            encoded ? decode_wire_msgpack(*encoded) : Result<PoolingParams>(encoded.error()));
+}
+
+Violations wire_bytes_fixed_point(const Json& raw, const PoolingParams& decoded) {
   // Decoded MessagePack holds no integer beyond 64 bits, so it always encodes.
-  auto encoded = encode_wire_msgpack(*decoded);
-  if (!encoded) {
-    out.push_back({kLaw, "MessagePack encode failed on decoded " + show(*decoded) + ": " + encoded.error().message});
-    return out;
-  }
-  const std::string& canonical = *encoded;
-  append(out, shortest_forms(canonical));
-  expect_same(out, "MessagePack decode(encode(decode(b)))", *decoded, decode_wire_msgpack(canonical));
-  auto again = decode_wire_msgpack(canonical);
+  const auto encoded = encode_wire_msgpack(decoded);
+  if (!encoded) return {{kLaw, "MessagePack encode failed on decoded " + show(decoded) + ": " + encoded.error().message}};
+  const auto again = decode_wire_msgpack(*encoded);
+  Violations out = round_trip_through(decoded, encoded, again);
   auto again_bytes = again ? encode_wire_msgpack(*again) : Result<std::string>(again.error());
-  if (again && (!again_bytes || *again_bytes != canonical))
-    out.push_back({kLaw, "encode(decode(e)) != e for the canonical encoding of " + show(*decoded)});
-  append(out, decode_keeps_every_field(msgpack, *decoded));
-  append(out, params_round_trip(*decoded));
+  if (again && (!again_bytes || *again_bytes != *encoded))
+    out.push_back({kLaw, "encode(decode(e)) != e for the canonical encoding of " + show(decoded)});
+  append(out, decode_keeps_every_field(raw, decoded));
   return out;
+}
+
+Violations wire_bytes_fixed_point(std::string_view msgpack) {
+  const auto raw = from_msgpack(msgpack);
+  const auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
+  if (!decoded) return {};  // rejection is judged by the error laws
+  return wire_bytes_fixed_point(*raw, *decoded);
 }
 
 }  // namespace poolcheck::laws

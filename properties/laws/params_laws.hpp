@@ -15,13 +15,25 @@ namespace poolcheck::laws {
 // form reads back to p.
 Violations params_round_trip(const PoolingParams& params);
 
+// The comparator the laws lean on (core's deep_equal) holds `params` equal to
+// its deep copy and unequal to a copy with any one field changed. A
+// comparator blind to a field blinds every law that compares params while
+// the core's outputs stay right, so no other law sees it (issue 13). On the
+// full check of `params_wire` and `request` (laws::CheckDepth) and in the
+// params property.
+Violations comparator_sees_each_field(const PoolingParams& params);
+
 // For bytes that decode: encode(decode(b)) decodes to the same params, is in
 // the shortest forms and is itself a fixed point of decode-then-encode, and
-// decode kept every field.
+// decode kept every field; with it, params_round_trip of decode(b).
 Violations wire_bytes_fixed_point(std::string_view msgpack);
+// The same for bytes already decoded: `raw` is from_msgpack(b), `decoded`
+// decode_wire(raw) (the two steps of decode_wire_msgpack).
+Violations wire_bytes_fixed_point(const Json& raw, const PoolingParams& decoded);
 
-// `decoded` (the bytes' decode) encodes back to every element the bytes held,
-// up to the defaults msgspec leaves off (part of wire_bytes_fixed_point).
-Violations decode_keeps_every_field(std::string_view msgpack, const PoolingParams& decoded);
+// `decoded` (decode_wire(raw)) encodes back to every element of the wire
+// array `raw`, up to the defaults msgspec leaves off (part of
+// wire_bytes_fixed_point).
+Violations decode_keeps_every_field(const Json& raw, const PoolingParams& decoded);
 
 }  // namespace poolcheck::laws

@@ -14,6 +14,8 @@ namespace poolcheck::laws {
 // it is the index of the first 1 (or the length), and for t over {0, 1}
 // reconstruct(compress(t), len(t)) == t.
 Violations compression_law(std::span<const std::int64_t> types);
+// The same, judging `got`: compress(types) as the caller already made it.
+Violations compression_law(std::span<const std::int64_t> types, const Result<std::int64_t>& got);
 
 // No key anywhere: no tensor. Otherwise one list of sum(seq_len) types, each
 // request's slice reconstruct(k, len) (all zeros without the key).

@@ -66,7 +66,10 @@ POOLCHECK_PROPERTY(ParamsLaws, WireAndObjectFormsRoundTrip, kWire) {
   see_and_tag(input.kind);
   classify_params(params, input);
   laws::Violations violations = result.violations;
-  if (input.kind == "encoded") laws::append(violations, laws::params_round_trip(params));
+  if (input.kind == "encoded") {
+    laws::append(violations, laws::params_round_trip(params));
+    laws::append(violations, laws::comparator_sees_each_field(params));
+  }
   else if (input.kind == "wider forms") laws::append(violations, wider_forms_read_alike(params, result));
   else see(result.accepted ? "mutated bytes: still decode" : "mutated bytes: rejected");
   expect_lawful(violations, wire_input(input.bytes));
