@@ -54,6 +54,13 @@ rc::Gen<std::string> gen_unicode_string(int max_length);
 // White_Space range, which is a word of its own. As UTF-8.
 rc::Gen<std::string> gen_white_space();
 rc::Gen<std::string> gen_white_space_neighbour();
+
+// UTF-8 that is not well formed (RFC 3629), each refused at its first byte:
+// a sequence broken at its second, third or fourth byte or cut off, and each
+// sequence just past a lead byte's allowed range (overlong in each length, a
+// surrogate at either end, past U+10FFFF, a lead byte no form has, a
+// continuation byte alone). For JSON strings and MessagePack strings alike.
+rc::Gen<std::string> gen_broken_utf8();
 // JSON text as Python's json.dumps writes it by default (ensure_ascii): every
 // non-ASCII code point as \uXXXX, an astral one as a surrogate pair; with
 // `upper_case` the hex digits as other clients write them (\u00E9). The text

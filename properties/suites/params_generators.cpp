@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <ostream>
 #include <vector>
@@ -156,7 +157,7 @@ rc::Gen<WireCase> gen_wire_defect() {
       while (wire.size() < n) wire.push_back(wire_default(wire.size()));
     };
     WireCase c;
-    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8)) {
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) {
       case 0: {
         const auto at = *rc::gen::inRange<std::size_t>(0, 9);
         pad_to(at + 1);
@@ -202,6 +203,45 @@ rc::Gen<WireCase> gen_wire_defect() {
         c.bytes = bytes;
         c.kind = "invalid UTF-8 in a string";
         c.expected_family = "invalid-msgpack";
+        return c;
+      }
+      case 10: {  // a value of extra_kwargs written as a type the decoder does not take, named in the message
+        struct Refused {
+          char tag;
+          const char* reason;  // the MessagePack spec's name of the format
+        };
+        static constexpr Refused kRefused[] = {
+            {'\xc1', "reserved type byte 0xc1"},    {'\xc4', "unsupported type bin8 (0xc4)"},
+            {'\xc5', "unsupported type bin16 (0xc5)"}, {'\xc6', "unsupported type bin32 (0xc6)"},
+            {'\xc7', "unsupported type ext8 (0xc7)"},  {'\xc8', "unsupported type ext16 (0xc8)"},
+            {'\xc9', "unsupported type ext32 (0xc9)"}, {'\xd4', "unsupported type fixext1 (0xd4)"},
+            {'\xd5', "unsupported type fixext2 (0xd5)"}, {'\xd6', "unsupported type fixext4 (0xd6)"},
+            {'\xd7', "unsupported type fixext8 (0xd7)"}, {'\xd8', "unsupported type fixext16 (0xd8)"}};
+        const Refused& refused = kRefused[*rc::gen::inRange<std::size_t>(0, std::size(kRefused))];
+        const std::string marker = "\x01poolcheck-value";
+        pad_to(9);
+        wire[8] = Json{{"k", marker}};
+        std::string bytes = to_msgpack(wire).value();
+        const std::size_t at = bytes.rfind(marker) - 1;  // the value's fixstr header
+        bytes.replace(at, marker.size() + 1, 1, refused.tag);
+        c.bytes = bytes;
+        c.kind = "a type the decoder does not take";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: " + std::string(refused.reason) + " at byte " + std::to_string(at);
+        return c;
+      }
+      case 9: {  // a string of extra_kwargs holding UTF-8 that is not well formed, refused at its first byte
+        const std::string broken = *gen_broken_utf8();
+        const std::string stand_in = "a" + std::string(broken.size(), 'x') + "b";  // same length: same header
+        pad_to(9);
+        wire[8] = Json{{"k", stand_in}};
+        std::string bytes = to_msgpack(wire).value();
+        const std::size_t at = bytes.rfind(stand_in) + 1;
+        bytes.replace(at, broken.size(), broken);
+        c.bytes = bytes;
+        c.kind = "invalid UTF-8 in a string";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at);
         return c;
       }
       case 7: {  // a key of extra_kwargs written as another type: the type bytes either side of str's

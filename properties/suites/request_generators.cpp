@@ -149,7 +149,16 @@ void add_truncation(RequestCase& c, Json& body, const RequestShape& shape) {
 }
 
 // A cache_salt the spec accepts: 1..128 code points, none of @ / \ NUL.
+// One in five is near the bound, in characters of each UTF-8 length (their
+// continuation bytes odd and even), so a count of bytes, or of some of them,
+// refuses it.
 std::string gen_valid_salt() {
+  if (chance(20)) {
+    std::string salt;
+    for (auto n = *rc::gen::inRange<std::size_t>(120, 129); n > 0; --n)
+      salt += *rc::gen::element<std::string>("a", "\u00e9", "\u00ff", "\u4e2d", "\U0001F600");
+    return salt;
+  }
   std::string salt = *rc::gen::nonEmpty(gen_unicode_string(10));
   for (char& ch : salt)
     if (ch == '@' || ch == '/' || ch == '\\' || ch == '\0') ch = 's';
@@ -236,26 +245,30 @@ void showValue(const RequestCase& request, std::ostream& os) {
 
 void refresh_bytes(RequestCase& request) {
   request.bytes = input_json(request.envelope);
+  request.unescaped.clear();
   // Python clients escape non-ASCII by default (json.dumps' ensure_ascii):
   // \uXXXX escapes and surrogate pairs are what the parser mostly meets.
-  if (chance(20)) request.bytes = ascii_escaped(request.bytes, chance(30));
+  if (chance(20)) {
+    request.unescaped = request.bytes;
+    request.bytes = ascii_escaped(request.bytes, chance(30));
+  }
   const std::string marker = input_json(Json(std::string(kBrokenStringMarker)));
   if (const auto at = request.bytes.find(marker); at != std::string::npos) {
+    request.unescaped.clear();  // the broken string is in the escaped bytes only
     // Surrogate escapes that pair with nothing (each range's edges: a low
     // one first, a high one after a high one); \u with a character next to
     // the hex digits' ranges; raw control characters (0x1f is the last);
     // UTF-8 broken at each byte of a sequence (second, third, fourth), and
     // each sequence just past a lead byte's allowed range (RFC 3629's table):
     // overlong in each length, a surrogate at either end, past U+10FFFF, a
-    // lead byte no form has, a continuation byte alone.
-    const std::string broken = *rc::gen::element<std::string>(
-        "\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx", "\\ud83d\\ue000", "\\udbff\\u00e9",
-        "\\udc00\\udc00", "\\udfff\\udfff", "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000",
-        "\\u00/0", "\\u00:0", "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0", "\x1f", "\x01", "\t", std::string(1, '\0'),
-        "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3",
-        "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf",
-        "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80",
-        "\xf8\x88\x80\x80\x80", "\xff", "\x80", "\xbf");
+    // lead byte no form has, a continuation byte alone (gen_broken_utf8).
+    const std::string broken = *rc::gen::weightedOneOf<std::string>(
+        {{18, rc::gen::element<std::string>("\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx",
+                                            "\\ud83d\\ue000", "\\udbff\\u00e9", "\\udc00\\udc00", "\\udfff\\udfff",
+                                            "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000", "\\u00/0", "\\u00:0",
+                                            "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0")},
+         {4, rc::gen::element<std::string>("\x1f", "\x01", "\t", std::string(1, '\0'))},
+         {21, gen_broken_utf8()}});
     request.bytes.replace(at, marker.size(), "\"a" + broken + "b\"");
   }
 }
@@ -297,6 +310,7 @@ rc::Gen<RequestCase> gen_junk_request() {
   return rc::gen::exec([] {
     RequestCase c = *gen_valid_request();
     c.kind = InputKind::Junk;
+    c.unescaped.clear();  // the bytes change below (case 0 writes both again)
     switch (*rc::gen::element(0, 1, 2, 3, 4, 5)) {
       case 0:  // a body of any JSON
         c.envelope["request"] = *rc::gen::oneOf(gen_json(3), gen_object(3));

@@ -33,6 +33,9 @@ struct RequestCase {
   bool caller_extras = false;   // ... whose extra_kwargs has keys
   bool content_objects = false; // some input is a {"content": [...]} object
   bool coerced = false;         // a typed field holds a spelling pydantic coerces (spec 11.1)
+  // When `bytes` are ASCII-escaped (\uXXXX, surrogate pairs): the same
+  // envelope written plainly, for escapes-read-alike; empty otherwise.
+  std::string unescaped;
 };
 void showValue(const RequestCase& request, std::ostream& os);
 

@@ -81,10 +81,23 @@ laws::Violations well_formed_accepted(const RequestCase& c, const laws::CheckRes
   return {{"well-formed-accepted", "a well-formed request was refused (" + family + "): " + dump_json(result.outcome)}};
 }
 
-// The laws, and well-formed-accepted on top.
+// An ASCII-escaped request (every non-ASCII character a \uXXXX escape, a
+// surrogate pair above U+FFFF) is read as the same request written plainly:
+// the outcomes are equal. The laws judge the text the core decoded, so a
+// decoder that turns a pair into the wrong code point keeps them all.
+laws::Violations escapes_read_alike(const RequestCase& c, const laws::CheckResult& result) {
+  if (c.unescaped.empty()) return {};
+  const laws::CheckResult plain = laws::check_request_input(c.unescaped);
+  if (json_equal(plain.outcome, result.outcome)) return {};
+  return {{"escapes-read-alike", "the request ASCII-escaped gave " + dump_json(result.outcome) +
+                                     ", written plainly " + dump_json(plain.outcome)}};
+}
+
+// The laws, and well-formed-accepted and escapes-read-alike on top.
 void expect_request_lawful(const RequestCase& request, const laws::CheckResult& result) {
   laws::Violations found = result.violations;
   laws::append(found, well_formed_accepted(request, result));
+  laws::append(found, escapes_read_alike(request, result));
   expect_lawful(found, request_input(request.bytes));
 }
 
