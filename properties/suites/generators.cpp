@@ -197,7 +197,10 @@ rc::Gen<Json> gen_length_edge_value() {
     const std::size_t items = *rc::gen::element<std::size_t>(15, 16);
     switch (*rc::gen::inRange(0, 3)) {
       case 0: return Json(std::string(*rc::gen::element<std::size_t>(31, 32, 255, 256, 65535, 65536), 'x'));
-      case 1: return Json(std::vector<int>(items, 7));
+      case 1: {  // also at array16's upper edge (automatic mutant auto-msgpack-78-int-literal-7)
+        const std::size_t length = chance(5) ? *rc::gen::element<std::size_t>(65535, 65536) : items;
+        return Json(std::vector<int>(length, 7));
+      }
       default: {
         Json object = Json::object();
         for (std::size_t i = items; i > 0; --i) object["k" + std::to_string(i)] = i;

@@ -91,7 +91,8 @@ rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len);
 // A task string: the known ones and others, never the removed score/encode.
 rc::Gen<std::string> gen_task();
 // A value on either side of a MessagePack header edge: a string of 31, 32,
-// 255, 256, 65,535 or 65,536 bytes, an array or an object of 15 or 16 items.
+// 255, 256, 65,535 or 65,536 bytes, an array of 15, 16, 65,535 or 65,536 items, an
+// object of 15 or 16.
 rc::Gen<Json> gen_length_edge_value();
 // PoolingParams with a valid value in every field (extra_kwargs sometimes
 // holding a gen_length_edge_value under "sized").
