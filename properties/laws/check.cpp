@@ -241,8 +241,10 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   if (!full_check(bytes, how)) return result;
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
-  if (decoded) append(result.violations, params_commands_agree(*decoded, result.outcome));
-  if (decoded) append(result.violations, comparator_sees_each_field(*decoded));
+  if (decoded) {
+    append(result.violations, params_commands_agree(*decoded, result.outcome));
+    append(result.violations, comparator_sees_each_field(*decoded));
+  }
   return result;
 }
 

@@ -82,13 +82,16 @@ rc::Gen<std::string> gen_white_space_neighbour() {
   return rc::gen::elementOf(pool);
 }
 
-rc::Gen<std::string> gen_broken_utf8() {
-  return rc::gen::element<std::string>(
+const std::vector<std::string>& broken_utf8_sequences() {
+  static const std::vector<std::string> sequences{
       "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3", "\xc0\x80",
       "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80",
       "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80",
-      "\xff", "\x80", "\xbf");
+      "\xff", "\x80", "\xbf"};
+  return sequences;
 }
+
+rc::Gen<std::string> gen_broken_utf8() { return rc::gen::elementOf(broken_utf8_sequences()); }
 
 std::string ascii_escaped(std::string_view json_text, bool upper_case) {
   const char* const kHex = upper_case ? "0123456789ABCDEF" : "0123456789abcdef";

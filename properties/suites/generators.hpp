@@ -59,7 +59,9 @@ rc::Gen<std::string> gen_white_space_neighbour();
 // a sequence broken at its second, third or fourth byte or cut off, and each
 // sequence just past a lead byte's allowed range (overlong in each length, a
 // surrogate at either end, past U+10FFFF, a lead byte no form has, a
-// continuation byte alone). For JSON strings and MessagePack strings alike.
+// continuation byte alone). For JSON strings and MessagePack strings alike:
+// the list, and a uniform draw from it.
+const std::vector<std::string>& broken_utf8_sequences();
 rc::Gen<std::string> gen_broken_utf8();
 // JSON text as Python's json.dumps writes it by default (ensure_ascii): every
 // non-ASCII code point as \uXXXX, an astral one as a surrogate pair; with

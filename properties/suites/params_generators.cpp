@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 #include <ostream>
+#include <utility>
 #include <vector>
 
 #include "core/msgpack.hpp"
@@ -156,6 +157,15 @@ rc::Gen<WireCase> gen_wire_defect() {
     const auto pad_to = [&wire](std::size_t n) {
       while (wire.size() < n) wire.push_back(wire_default(wire.size()));
     };
+    // The wire's bytes with extra_kwargs set to `extras`, and the offset of the
+    // string `marked` in them: where the byte-level defects below write.
+    const auto bytes_with_extras = [&](Json extras, const std::string& marked) {
+      pad_to(9);
+      wire[8] = std::move(extras);
+      std::string bytes = to_msgpack(wire).value();
+      const std::size_t start = bytes.rfind(marked);
+      return std::pair{std::move(bytes), start};
+    };
     WireCase c;
     switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) {
       case 0: {
@@ -195,14 +205,36 @@ rc::Gen<WireCase> gen_wire_defect() {
       case 6: {  // a string of extra_kwargs whose UTF-8 breaks at one byte of a sequence
         const std::string sequence = *rc::gen::element<std::string>("\xc3\xa9", "\xe4\xb8\xad", "\xed\x9f\xbf",
                                                                     "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf");
-        pad_to(9);
-        wire[8] = Json{{"k", "a" + sequence + "b"}};
-        std::string bytes = to_msgpack(wire).value();
-        const std::size_t at = bytes.rfind(sequence) + *rc::gen::inRange<std::size_t>(1, sequence.size());
+        auto [bytes, start] = bytes_with_extras({{"k", "a" + sequence + "b"}}, sequence);
+        const std::size_t at = start + *rc::gen::inRange<std::size_t>(1, sequence.size());
         bytes[at] = *rc::gen::element<char>('A', '\xc0', '\xff');
         c.bytes = bytes;
         c.kind = "invalid UTF-8 in a string";
         c.expected_family = "invalid-msgpack";
+        return c;
+      }
+      case 7: {  // a key of extra_kwargs written as another type: the type bytes either side of str's
+        const std::string marker = "\x01poolcheck-key";
+        auto [bytes, start] = bytes_with_extras({{marker, 1}}, marker);
+        const std::size_t at = start - 1;  // the key's fixstr header
+        bytes.replace(at, marker.size() + 1, 1, *rc::gen::element<char>('\x00', '\x7f', '\x9f', '\xc0', '\xc4', '\xc7',
+                                                                          '\xd8', '\xdc', '\xdf', '\xe0'));
+        c.bytes = bytes;
+        c.kind = "map key not a string";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: map key is not a string at byte " + std::to_string(at);
+        return c;
+      }
+      case 9: {  // a string of extra_kwargs holding UTF-8 that is not well formed, refused at its first byte
+        const std::string broken = *gen_broken_utf8();
+        const std::string stand_in = "a" + std::string(broken.size(), 'x') + "b";  // same length: same header
+        auto [bytes, start] = bytes_with_extras({{"k", stand_in}}, stand_in);
+        const std::size_t at = start + 1;  // past the "a"
+        bytes.replace(at, broken.size(), broken);
+        c.bytes = bytes;
+        c.kind = "invalid UTF-8 in a string";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at);
         return c;
       }
       case 10: {  // a value of extra_kwargs written as a type the decoder does not take, named in the message
@@ -219,43 +251,13 @@ rc::Gen<WireCase> gen_wire_defect() {
             {'\xd7', "unsupported type fixext8 (0xd7)"}, {'\xd8', "unsupported type fixext16 (0xd8)"}};
         const Refused& refused = kRefused[*rc::gen::inRange<std::size_t>(0, std::size(kRefused))];
         const std::string marker = "\x01poolcheck-value";
-        pad_to(9);
-        wire[8] = Json{{"k", marker}};
-        std::string bytes = to_msgpack(wire).value();
-        const std::size_t at = bytes.rfind(marker) - 1;  // the value's fixstr header
+        auto [bytes, start] = bytes_with_extras({{"k", marker}}, marker);
+        const std::size_t at = start - 1;  // the value's fixstr header
         bytes.replace(at, marker.size() + 1, 1, refused.tag);
         c.bytes = bytes;
         c.kind = "a type the decoder does not take";
         c.expected_family = "invalid-msgpack";
         c.expected_message = "Invalid MessagePack: " + std::string(refused.reason) + " at byte " + std::to_string(at);
-        return c;
-      }
-      case 9: {  // a string of extra_kwargs holding UTF-8 that is not well formed, refused at its first byte
-        const std::string broken = *gen_broken_utf8();
-        const std::string stand_in = "a" + std::string(broken.size(), 'x') + "b";  // same length: same header
-        pad_to(9);
-        wire[8] = Json{{"k", stand_in}};
-        std::string bytes = to_msgpack(wire).value();
-        const std::size_t at = bytes.rfind(stand_in) + 1;
-        bytes.replace(at, broken.size(), broken);
-        c.bytes = bytes;
-        c.kind = "invalid UTF-8 in a string";
-        c.expected_family = "invalid-msgpack";
-        c.expected_message = "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at);
-        return c;
-      }
-      case 7: {  // a key of extra_kwargs written as another type: the type bytes either side of str's
-        const std::string marker = "\x01poolcheck-key";
-        pad_to(9);
-        wire[8] = Json{{marker, 1}};
-        std::string bytes = to_msgpack(wire).value();
-        const std::size_t at = bytes.rfind(marker) - 1;  // the key's fixstr header
-        bytes.replace(at, marker.size() + 1, 1, *rc::gen::element<char>('\x00', '\x7f', '\x9f', '\xc0', '\xc4', '\xc7',
-                                                                          '\xd8', '\xdc', '\xdf', '\xe0'));
-        c.bytes = bytes;
-        c.kind = "map key not a string";
-        c.expected_family = "invalid-msgpack";
-        c.expected_message = "Invalid MessagePack: map key is not a string at byte " + std::to_string(at);
         return c;
       }
       case 8: {  // one item of late_interaction_params wrong: the error names that item's own path

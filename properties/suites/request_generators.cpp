@@ -265,14 +265,18 @@ void refresh_bytes(RequestCase& request) {
     // UTF-8 broken at each byte of a sequence (second, third, fourth), and
     // each sequence just past a lead byte's allowed range (RFC 3629's table):
     // overlong in each length, a surrogate at either end, past U+10FFFF, a
-    // lead byte no form has, a continuation byte alone (gen_broken_utf8).
-    const std::string broken = *rc::gen::weightedOneOf<std::string>(
-        {{18, rc::gen::element<std::string>("\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx",
-                                            "\\ud83d\\ue000", "\\udbff\\u00e9", "\\udc00\\udc00", "\\udfff\\udfff",
-                                            "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000", "\\u00/0", "\\u00:0",
-                                            "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0")},
-         {4, rc::gen::element<std::string>("\x1f", "\x01", "\t", std::string(1, '\0'))},
-         {21, gen_broken_utf8()}});
+    // lead byte no form has, a continuation byte alone (broken_utf8_sequences).
+    static const std::vector<std::string> broken_strings = [] {
+      std::vector<std::string> all{"\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx",
+                                   "\\ud83d\\ue000", "\\udbff\\u00e9", "\\udc00\\udc00", "\\udfff\\udfff",
+                                   "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000", "\\u00/0", "\\u00:0",
+                                   "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0", "\x1f", "\x01", "\t",
+                                   std::string(1, '\0')};
+      const auto& utf8 = broken_utf8_sequences();
+      all.insert(all.end(), utf8.begin(), utf8.end());
+      return all;
+    }();
+    const std::string broken = *rc::gen::elementOf(broken_strings);
     request.bytes.replace(at, marker.size(), "\"a" + broken + "b\"");
   }
 }
