@@ -4,7 +4,6 @@
 #include <exception>
 
 #include "core/envelope.hpp"
-#include "core/fields.hpp"
 #include "core/json_api.hpp"
 #include "core/json_input.hpp"
 #include "core/msgpack.hpp"
@@ -293,10 +292,10 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   if (k && std::all_of(types.begin(), types.end(), [](std::int64_t t) { return t == 0 || t == 1; }))
     append(out, command_agrees("poolcheck reconstruct " + std::to_string(*k) + " " + std::to_string(len),
                                reconstruct_json(*k, len), Json{{"token_type_ids", types}}));
-  // LEN < 0 is rejected (spec 10.14), whatever K: at the edge and further out.
-  for (const std::int64_t negative : {std::int64_t{-1}, -2 - len})
-    append(out, command_agrees("poolcheck reconstruct " + std::to_string(len) + " " + std::to_string(negative),
-                               reconstruct_json(len, negative), error_body(lower_bound_error("LEN", 0))));
+  // LEN < 0 is rejected (spec 10.14), whatever K: at the edge and further
+  // out; LEN above the limit too (cheap: refusals build no list).
+  for (const std::int64_t refused : {std::int64_t{-1}, -2 - len, kMaxTotalTokens + 1 + len})
+    append(out, reconstruct_bounds(len, refused));
   auto batched = batch_token_types(batch);
   const Json want = !batched ? error_body(batched.error())
                     : *batched ? Json{{"token_type_ids", **batched}}

@@ -137,6 +137,40 @@ const MessageFamily* find_family(const std::string& message) {
   return seen.emplace(message, match_family(message)).first->second;
 }
 
+// The bound a bound message must name, by the field's last name (a path's
+// prefix, "model." or "$[3].", does not change it). The spec's numbers,
+// written here apart from the core's constants so that a slip in one of those
+// shows: spec 4 (max_model_len, vocab_size, whose ids stay below bit 30), 6
+// (truncate_prompt_tokens, top_n), 10.14 (LEN, seq_len).
+struct SpecBound {
+  std::string_view field;
+  bool lower;
+  std::int64_t bound;
+};
+constexpr SpecBound kSpecBounds[] = {
+    {"max_model_len", true, 1},           {"vocab_size", true, 1001}, {"vocab_size", false, std::int64_t{1} << 30},
+    {"truncate_prompt_tokens", true, -1}, {"top_n", true, 0},         {"LEN", true, 0},
+    {"seq_len", true, 0},
+};
+
+// A lower-bound or upper-bound message names the spec's bound for its field,
+// and only fields with a bound get one.
+Violations bound_as_specified(const MessageFamily& f, const std::string& message, const std::string& shown) {
+  const bool lower = f.name == "lower-bound";
+  if (!lower && f.name != "upper-bound") return {};
+  const std::string path = message.substr(0, message.find(": "));
+  const std::string_view field = std::string_view(path).substr(path.find_last_of('.') + 1);
+  const std::string named = message.substr(message.rfind(' ') + 1);
+  for (const auto& spec : kSpecBounds)
+    if (spec.field == field && spec.lower == lower) {
+      if (named == std::to_string(spec.bound)) return {};
+      return {{"errors-exact", "the spec's " + std::string(lower ? "lower" : "upper") + " bound for " +
+                                   std::string(field) + " is " + std::to_string(spec.bound) + ": " + shown}};
+    }
+  return {{"errors-exact", "the spec gives " + std::string(field) + " no " + (lower ? "lower" : "upper") +
+                               " bound: " + shown}};
+}
+
 }  // namespace
 
 std::string message_family(const std::string& message) {
@@ -183,6 +217,7 @@ Violations error_law(const Error& error) {
   }
   if (f->param == Param::Any && error.param && error.param->empty())
     out.push_back({"errors-exact", "param is an empty string for " + shown});
+  append(out, bound_as_specified(*f, error.message, shown));
   return out;
 }
 

@@ -1,8 +1,11 @@
 #include "properties/laws/rendered_laws.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "core/fields.hpp"
+#include "core/json_api.hpp"
 #include "core/json_equality.hpp"
 #include "core/integer.hpp"
 #include "core/json_input.hpp"
@@ -103,6 +106,37 @@ Violations command_agrees(std::string_view command, const Result<Json>& answer, 
   if (json_equal(got, expected)) return {};
   return {{"command-agrees", "`" + std::string(command) + "` answered " + dump_json(got) +
                                  " where the core, run by the laws, answered " + dump_json(expected)}};
+}
+
+namespace {
+
+// What reconstruct(k, len) answers, judged without building the expected list:
+// len types, the first min(max(k, 0), len) of them 0 and the rest 1.
+bool reconstructed_types(const Json& answer, std::int64_t k, std::int64_t len) {
+  const auto types = answer.find("token_type_ids");
+  if (answer.size() != 1 || types == answer.end() || !types->is_array()) return false;
+  if (static_cast<std::int64_t>(types->size()) != len) return false;
+  const std::int64_t zeros = std::clamp<std::int64_t>(k, 0, len);
+  for (std::int64_t j = 0; j < len; ++j)
+    if ((*types)[static_cast<std::size_t>(j)] != (j < zeros ? 0 : 1)) return false;
+  return true;
+}
+
+}  // namespace
+
+Violations reconstruct_bounds(std::int64_t k, std::int64_t len) {
+  const std::string command = "poolcheck reconstruct " + std::to_string(k) + " " + std::to_string(len);
+  const auto answer = reconstruct_json(k, len);
+  if (len < 0) return command_agrees(command, answer, error_body(lower_bound_error("LEN", 0)));
+  if (len > kMaxTotalTokens)
+    return command_agrees(command, answer,
+                          error_body(Error::bad_request(
+                              "LEN may be at most " + std::to_string(kMaxTotalTokens) + ".", "LEN")));
+  if (answer && reconstructed_types(*answer, k, len)) return {};
+  return {{"reconstruct-bounds", "`" + command + "` answered " +
+                                     (answer ? "a list other than " + std::to_string(len) + " types, 0s then 1s from " +
+                                                   std::to_string(k)
+                                             : dump_json(error_body(answer.error())))}};
 }
 
 Violations printed_reads_back(std::string_view printed, const Json& outcome) {

@@ -28,6 +28,12 @@ Violations object_form_exact(const Json& object, const PoolingParams& params, co
 // runs it ("poolcheck compress").
 Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected);
 
+// Law "reconstruct-bounds": `poolcheck reconstruct K LEN` refuses LEN < 0
+// (spec 10.14) and LEN above kMaxTotalTokens, each with its exact message,
+// and answers every LEN between with LEN types, 0s then 1s from K (spec 3).
+// The accepted edge is an answer of 2^24 types: callers choose when to pay.
+Violations reconstruct_bounds(std::int64_t k, std::int64_t len);
+
 // Law "printed-reads-back": what a command prints, `printed` (dump_json of
 // `outcome`), read back as Python's json.loads reads it, is `outcome` again:
 // a NaN stays NaN, an integer beyond 64 bits keeps its digits, a string its

@@ -60,22 +60,93 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
                          ": expected it to start with \"" + want + "\", got: " + error.message}};
 }
 
-// Spec 2 step 7, read on its own: accepted dimensions of an embed task belong
-// to a Matryoshka model, lie in [1, embedding_size], and are among the
-// model's listed sizes when it lists any.
-Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {
-  const bool embed = verified.task == "embed" || verified.task == "token_embed";
-  if (!embed || !verified.dimensions) return {};
-  const std::int64_t d = *verified.dimensions;
+namespace {
+
+// Spec 2 step 7, read on its own: why the spec refuses dimensions `d` for
+// `model` ("" when it takes them). A model is Matryoshka when it says so or
+// lists sizes (an empty list is none: bool([]) is false); then d lies in
+// [1, embedding_size], and among the listed sizes when a list is there, even
+// an empty one (`mds is not None`; docs/decisions-verify-model.md, 8).
+std::string dimensions_fault(const ModelConfig& model, std::int64_t d) {
   const auto& listed = model.matryoshka_dimensions;
-  const bool has_list = listed && !listed->empty();
-  const std::string shown = "dimensions=" + std::to_string(d) + " was accepted";
-  if (!model.is_matryoshka && !has_list) return {{"verify-dimensions", shown + " on a model that is not Matryoshka"}};
-  if (d < 1 || d > model.embedding_size)
-    return {{"verify-dimensions", shown + ", outside [1, " + std::to_string(model.embedding_size) + "]"}};
-  if (has_list && std::find(listed->begin(), listed->end(), d) == listed->end())
-    return {{"verify-dimensions", shown + ", not among the model's Matryoshka dimensions " + dump_json(Json(*listed))}};
+  if (!model.is_matryoshka && !(listed && !listed->empty())) return "on a model that is not Matryoshka";
+  if (d < 1 || d > model.embedding_size) return "outside [1, " + std::to_string(model.embedding_size) + "]";
+  if (listed && std::find(listed->begin(), listed->end(), d) == listed->end())
+    return "not among the model's Matryoshka dimensions " + dump_json(Json(*listed));
+  return "";
+}
+
+bool embed_task(const std::optional<std::string>& task) { return task == "embed" || task == "token_embed"; }
+
+}  // namespace
+
+Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {
+  if (!embed_task(verified.task) || !verified.dimensions) return {};
+  const std::string fault = dimensions_fault(model, *verified.dimensions);
+  if (fault.empty()) return {};
+  return {{"verify-dimensions", "dimensions=" + std::to_string(*verified.dimensions) + " was accepted " + fault}};
+}
+
+Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingParams& params, const Error& error) {
+  const std::string family = message_family(error.message);
+  if (family.rfind("matryoshka-", 0) != 0 || !embed_task(params.task)) return {};
+  // The dimensions verify checks: the request's, or the pooler's default.
+  const std::optional<std::int64_t> d = params.dimensions ? params.dimensions : model.pooler.dimensions;
+  if (d && dimensions_fault(model, *d).empty())
+    return {{"verify-dimensions", "dimensions=" + std::to_string(*d) + ", which the spec takes for this model, was "
+                                  "refused: " + error.message}};
   return {};
+}
+
+namespace {
+
+template <class T>
+std::string shown(const std::optional<T>& value) {
+  return value ? dump_json(Json(*value)) : "unset";
+}
+
+// `field` of the verified params is `want`.
+template <class T>
+void expect_field(Violations& out, std::string_view field, const std::optional<T>& got, const std::optional<T>& want,
+                  const PoolingParams& params) {
+  if (got == want) return;
+  out.push_back({"verify-defaults", std::string(field) + " was verified to " + shown(got) + " where the spec gives " +
+                                        shown(want) + " (input " + show(params) + ")"});
+}
+
+// The request's value, or the default when it left the field unset.
+template <class T>
+std::optional<T> or_default(const std::optional<T>& set, const std::optional<T>& fallback) {
+  return set ? set : fallback;
+}
+
+}  // namespace
+
+Violations verify_defaults(const ModelConfig& model, const PoolingParams& params, const PoolingParams& verified) {
+  Violations out;
+  const std::string task = params.task.value_or("");
+  const bool embed = task == "embed" || task == "token_embed";
+  const bool classify = task == "classify" || task == "token_classify";
+  const bool token = task == "token_embed" || task == "token_classify";
+  const bool plugin = task == "plugin";
+  const PoolerConfig& pooler = model.pooler;
+  const bool step = pooler.pooling_type == "STEP";
+  const bool known = embed || classify;
+  const std::optional<bool> skip = known || plugin ? std::optional<bool>(token || plugin) : std::nullopt;
+  expect_field(out, "skip_reading_prefix_cache", verified.skip_reading_prefix_cache,
+               or_default(params.skip_reading_prefix_cache, skip), params);
+  const std::optional<bool> activation = known ? or_default(pooler.use_activation, std::optional<bool>(true))
+                                               : std::nullopt;
+  expect_field(out, "use_activation", verified.use_activation, or_default(params.use_activation, activation),
+               params);
+  expect_field(out, "dimensions", verified.dimensions,
+               or_default(params.dimensions, embed ? pooler.dimensions : std::nullopt), params);
+  expect_field(out, "step_tag_id", verified.step_tag_id,
+               or_default(params.step_tag_id, known && step ? pooler.step_tag_id : std::nullopt), params);
+  expect_field(out, "returned_token_ids", verified.returned_token_ids,
+               or_default(params.returned_token_ids, known && step ? pooler.returned_token_ids : std::nullopt),
+               params);
+  return out;
 }
 
 VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params) {
@@ -89,6 +160,7 @@ VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params
     append(out, error_law(verified.error()));
     append(out, verify_rejection_blames_request(params, verified.error()));
     append(out, unsupported_message_task(params, verified.error()));
+    append(out, refused_dimensions_invalid(model, params, verified.error()));
     return run;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)
@@ -100,6 +172,7 @@ VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params
   else if (!deep_equal(*again, *verified))
     out.push_back({"verify", "verify is not idempotent: " + show(*verified) + " became " + show(*again)});
   append(out, accepted_dimensions_valid(model, *verified));
+  append(out, verify_defaults(model, params, *verified));
   append(out, params_round_trip(*verified));
   return run;
 }

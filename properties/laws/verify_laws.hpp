@@ -19,6 +19,18 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 // Accepted dimensions are valid for the model (spec 2 step 7, judged apart
 // from core/verify's check). Law id "verify-dimensions"; part of verify_law.
 Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified);
+// And the other way: a Matryoshka refusal names dimensions the spec refuses
+// (automatic mutant auto-verify-87-drop-not-1 took a listed model for none).
+Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingParams& params, const Error& error);
+// Each field an accepted verify fills is the request's when the request set
+// it, otherwise the default vLLM's _merge_default_parameters and
+// _set_default_parameters give (spec 2, stated here apart from core/verify):
+// skip_reading_prefix_cache true for token tasks and plugins, use_activation
+// the pooler's or true, dimensions the pooler's for embed tasks only, the step
+// fields the pooler's under a STEP pooler. A task verify leaves alone (none,
+// or one it does not know) changes nothing. Law id "verify-defaults"; part of
+// verify_law.
+Violations verify_defaults(const ModelConfig& model, const PoolingParams& params, const PoolingParams& verified);
 // An "only supports [...] parameters, does not support [...] parameters"
 // rejection names only parameters the request itself set: the model's
 // defaults fill only what the task takes (part of verify_law).

@@ -66,8 +66,8 @@ bool is_leading(const std::string& name) {
 
 // Defects of the envelope, checked before the body is read at all.
 bool precedes_the_body(const std::string& name) {
-  return name == "max_model_len below 1" || name == "vocab_size below 1001" || name == "unknown endpoint" ||
-         name == "broken string";  // the bytes do not parse at all
+  return name == "max_model_len below 1" || name == "vocab_size below 1001" || name == "vocab_size above 2^30" ||
+         name == "unknown endpoint" || name == "broken string";  // the bytes do not parse at all
 }
 
 rc::Gen<DefectKind> gen_defect_named(const std::string& name) {

@@ -262,6 +262,17 @@ rc::Gen<WireCase> gen_wire_defect() {
       }
       case 8: {  // one item of late_interaction_params wrong: the error names that item's own path
         pad_to(8);
+        // Or too few or too many items: 2 and 3 are the only lengths (automatic
+        // mutants auto-wire-83-* took 1, 4 or any).
+        if (chance(40)) {
+          const auto items = *rc::gen::element<std::size_t>(0, 1, 4, 5);
+          wire[7] = Json::array();
+          for (std::size_t i = 0; i < items; ++i) wire[7].push_back(i == 0 ? Json("cache_query") : Json("k"));
+          c.kind = "late_interaction_params of " + std::to_string(items) + " items";
+          c.expected_family = "wire-length";
+          c.expected_message = "$[7]: Input should have 2 or 3 items, got " + std::to_string(items);
+          break;
+        }
         const auto item = *rc::gen::inRange<std::size_t>(0, 3);
         Json late = Json::array({"cache_query", "k", 1});
         late[item] = item == 2 ? Json("x") : Json(5);
@@ -300,14 +311,19 @@ rc::Gen<VerifyCase> gen_verify_case() {
     if (chance(20)) pooler["step_tag_id"] = *gen_int();
     if (chance(20)) pooler["returned_token_ids"] = *rc::gen::resize(3, rc::gen::container<std::vector<std::int64_t>>(gen_int()));
     Json model{{"pooler", pooler}, {"embedding_size", embedding}};
-    c.matryoshka = chance(40);
-    model["is_matryoshka"] = c.matryoshka;
+    // vLLM's is_matryoshka: the flag, or a non-empty list of sizes without it
+    // (automatic mutant auto-verify-87-drop-not-1 read the list the wrong way).
+    const bool flag = chance(40);
+    model["is_matryoshka"] = flag;
     std::vector<std::int64_t> listed;
-    if (c.matryoshka && chance(50)) {
+    if (chance(flag ? 50 : 15)) {
       listed = *rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<std::int64_t>>(
                                        rc::gen::inRange<std::int64_t>(1, embedding + 1))));
       model["matryoshka_dimensions"] = listed;
+    } else if (chance(10)) {
+      model["matryoshka_dimensions"] = Json::array();
     }
+    c.matryoshka = flag || !listed.empty();
     if (chance(20)) model["name"] = *gen_unicode_string(8);
 
     PoolingParams params = *gen_pooling_params();

@@ -144,6 +144,11 @@ const std::vector<Defect>& catalogue() {
        [](RequestCase& c) { model_object(c)["max_model_len"] = *rc::gen::element<std::int64_t>(0, -1, kMin64); }},
       {"vocab_size below 1001", "lower-bound", kAll, M::Any,
        [](RequestCase& c) { model_object(c)["vocab_size"] = *rc::gen::element<std::int64_t>(1000, 0, -7); }},
+      {"vocab_size above 2^30", "upper-bound", kAll, M::Any,
+       [](RequestCase& c) {
+         model_object(c)["vocab_size"] = *rc::gen::element<std::int64_t>((std::int64_t{1} << 30) + 1, std::int64_t{1} << 31,
+                                                                          std::numeric_limits<std::int64_t>::max());
+       }},
       {"broken string", "invalid-json", kAll, M::Any,
        [](RequestCase& c) { body(c)["x-broken"] = std::string(kBrokenStringMarker); }},
       {"unknown endpoint", "literal", kAll, M::Any,

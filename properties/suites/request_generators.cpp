@@ -37,10 +37,13 @@ rc::Gen<Json> gen_python_json(int depth) {
 }
 
 // One token each under the toy tokenizer (ASCII runs, or one other code
-// point), as is every gen_white_space_neighbour.
+// point), as is every gen_white_space_neighbour. "AZ", "0z9" and the
+// punctuation beside them hold every edge of the letter-and-digit ranges
+// (automatic mutants auto-tokenizer-9-relational-7 and -12-relational-1 took
+// 'z' for no letter and left 'A' upper-case).
 const std::vector<std::string>& words() {
-  static const std::vector<std::string> pool{"a", "cat", "sat", "on", "the", "mat", "bert",
-                                             "42", "x9", "é", "東", "!", "ß", "Dog"};
+  static const std::vector<std::string> pool{"a", "cat", "sat", "on", "the", "mat", "bert", "42", "x9", "é", "東",
+                                             "!", "ß", "Dog", "AZ", "0z9", "/", ":", "@", "[", "`", "{"};
   return pool;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/suites/runner.hpp"
 #include "properties/suites/suite_support.hpp"
@@ -93,6 +94,37 @@ POOLCHECK_PROPERTY(WorkerLaws, BatchesReconstructAndPack, kBatches) {
   see_and_tag(rejected ? "rejected batch" : "accepted");
   classify_batch(input);
   expect_lawful(violations, batch_input(input_json(batch_to_json(input))));
+}
+
+namespace {
+
+// Three cases: each one pays for an answer of 2^24 types.
+const PropertySpec kReconstructLimit{3, {}};
+
+// A boundary anywhere, or where the 0s or the 1s of the answer run out.
+rc::Gen<std::int64_t> gen_reconstruct_boundary() {
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{1, gen_int()}, {1, rc::gen::element<std::int64_t>(-1, 0, 1, kMaxTotalTokens - 1, kMaxTotalTokens,
+                                                          kMaxTotalTokens + 1)}});
+}
+
+// The command's input is its arguments: the failure message names the command line.
+FailingInput reconstruct_input(std::int64_t k) {
+  return {std::to_string(k) + " " + std::to_string(kMaxTotalTokens) + "\n", "", ".txt", ""};
+}
+
+}  // namespace
+
+// `poolcheck reconstruct K LEN` takes LEN up to kMaxTotalTokens and refuses
+// the next one with its message. An answer at the limit is too big for the
+// per-input checks of the fuzz targets (they check the refused side), so the
+// accepted edge is drawn here, with any K (automatic mutant
+// auto-json-api-86-relational-1 refused LEN = 2^24).
+POOLCHECK_PROPERTY(TokenTypeLaws, ReconstructTakesLenUpToItsLimit, kReconstructLimit) {
+  const std::int64_t k = *gen_reconstruct_boundary();
+  laws::Violations violations = laws::reconstruct_bounds(k, kMaxTotalTokens);
+  laws::append(violations, laws::reconstruct_bounds(k, kMaxTotalTokens + 1));
+  expect_lawful(violations, reconstruct_input(k));
 }
 
 }  // namespace poolcheck::props

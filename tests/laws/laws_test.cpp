@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/envelope.hpp"
+#include "core/fields.hpp"
 #include "core/json_api.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
@@ -531,6 +532,27 @@ TEST(CommandAgrees, FiresWhenACommandAnswersOtherwise) {
   EXPECT_FIRES(command_agrees("poolcheck compress", refused, Json{{"compressed_token_type_ids", 1}}), "command-agrees");
 }
 
+// The comparator the laws lean on (json_equal) tells values of different
+// types apart even when their sizes agree: an empty object or list is not
+// null, nor each other (automatic mutants auto-json-equality-12-logical-1 and
+// -18-logical-1 compared them as lists or objects).
+TEST(CommandAgrees, FiresWhenTheAnswerHasAnotherTypeOfTheSameSize) {
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json::object(), Json(nullptr)), "command-agrees");
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json(nullptr), Json::object()), "command-agrees");
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json::array(), Json(nullptr)), "command-agrees");
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json(nullptr), Json::array()), "command-agrees");
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json::array(), Json::object()), "command-agrees");
+  EXPECT_FIRES(command_agrees("poolcheck batch", Json{{"a", 1}}, Json::array({1})), "command-agrees");
+  EXPECT_HOLDS(command_agrees("poolcheck batch", Json{{"a", Json::object()}}, Json{{"a", Json::object()}}));
+}
+
+TEST(ReconstructBounds, HoldsOnTheCoreAtEveryEdgeButTheDearOne) {
+  for (const std::int64_t k : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{2}, std::int64_t{9}})
+    for (const std::int64_t len : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, std::int64_t{5},
+                                   kMaxTotalTokens + 1, std::numeric_limits<std::int64_t>::max()})
+      EXPECT_HOLDS(reconstruct_bounds(k, len));
+}
+
 TEST(PromptExtrasExact, FiresOnWrongImages) {
   auto dropped = run(envelope("score", Json{{"queries", "q1"}, {"documents", Json{{"content", {text_part("d1"), image("u")}}}},
                                             {"truncate_prompt_tokens", 3}, {"truncation_side", "right"}},
@@ -864,6 +886,18 @@ TEST(ErrorLaw, FlagsAnUnknownOrDriftedMessage) {
   EXPECT_EQ(message_family("Something went wrong"), "");
 }
 
+// A bound message names the spec's bound for its field (automatic mutants
+// auto-model-64-int-literal-3 and -4 printed max_model_len's as 2 and 0).
+TEST(ErrorLaw, FlagsABoundOtherThanTheSpecs) {
+  EXPECT_HOLDS(error_law(lower_bound_error("model.max_model_len", 1)));
+  EXPECT_HOLDS(error_law(upper_bound_error("model.vocab_size", std::int64_t{1} << 30)));
+  EXPECT_HOLDS(error_law(lower_bound_error("$[2].seq_len", 0)));
+  EXPECT_FIRES(error_law(lower_bound_error("model.max_model_len", 2)), "errors-exact");
+  EXPECT_FIRES(error_law(lower_bound_error("top_n", -1)), "errors-exact");
+  EXPECT_FIRES(error_law(upper_bound_error("model.vocab_size", std::int64_t{1} << 31)), "errors-exact");
+  EXPECT_FIRES(error_law(lower_bound_error("priority", 0)), "errors-exact");  // the spec gives it none
+}
+
 TEST(ErrorLaw, ReservedKeysArePrintedInTheFixedOrder) {
   // Spec 10.8: always in the order chat_template, tools, tokenize; each at most once.
   const std::string prefix = "chat_template_kwargs contains reserved keys that conflict with fixed scorer arguments: ";
@@ -1026,6 +1060,37 @@ TEST(WireLaw, DecodeKeepsEveryFieldOfTheBytes) {
   auto plain = decode_wire_msgpack(explicit_defaults);
   ASSERT_TRUE(plain) << plain.error().message;
   EXPECT_HOLDS(decode_keeps_every_field(from_msgpack(explicit_defaults).value(), *plain));
+}
+
+// The defaults a verify fills, judged against the spec's statement: a token
+// task that leaves skip_reading_prefix_cache unset gets true (automatic mutant
+// auto-verify-66-logical-1 gave every task false).
+TEST(VerifyLaw, DefaultsAreTheSpecsAndFireOnAnyOther) {
+  ModelConfig model;
+  model.pooler.pooling_type = "STEP";
+  model.pooler.use_activation = false;
+  model.pooler.dimensions = 16;
+  model.pooler.step_tag_id = 7;
+  model.is_matryoshka = true;
+  for (const char* task : {"embed", "token_embed", "classify", "token_classify", "plugin", "something-else"}) {
+    PoolingParams params;
+    params.task = task;
+    auto verified = verify_params(params, model);
+    ASSERT_TRUE(verified) << task << ": " << verified.error().message;
+    EXPECT_HOLDS(verify_defaults(model, params, *verified));
+    PoolingParams wrong = verified->clone();
+    wrong.skip_reading_prefix_cache = !verified->skip_reading_prefix_cache.value_or(false);
+    EXPECT_FIRES(verify_defaults(model, params, wrong), "verify-defaults");
+  }
+  PoolingParams token;
+  token.task = "token_embed";
+  auto verified = verify_params(token, model).value();
+  EXPECT_EQ(verified.skip_reading_prefix_cache, true);
+  EXPECT_EQ(verified.use_activation, false);  // the pooler's
+  EXPECT_EQ(verified.dimensions, 16);
+  EXPECT_EQ(verified.step_tag_id, 7);
+  verified.dimensions.reset();
+  EXPECT_FIRES(verify_defaults(model, token, verified), "verify-defaults");
 }
 
 TEST(VerifyLaw, HoldsOnAcceptedAndRejectedParams) {
