@@ -108,24 +108,6 @@ Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequ
   return out;
 }
 
-std::string spread_json(const std::string& compact) {
-  std::string out;
-  bool in_string = false;
-  for (std::size_t i = 0; i < compact.size(); ++i) {
-    const char c = compact[i];
-    out += c;
-    if (in_string) {
-      if (c == '\\' && i + 1 < compact.size()) out += compact[++i];
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{' || c == ',') {
-      out += "\n ";
-    }
-  }
-  return out;
-}
-
 std::string dump_json(const Json& value) {
   std::string out;
   Serializer scalars(std::make_shared<nlohmann::detail::output_string_adapter<char>>(out), ' ',

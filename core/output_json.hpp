@@ -20,9 +20,4 @@ Json preprocess_output_to_json(const PreprocessOutput& output, const ScoringRequ
 // Infinity, -Infinity), integers beyond 64 bits with all their digits.
 std::string dump_json(const Json& value);
 
-// `compact` (dump_json's output) with a newline and a space after every
-// bracket and comma outside strings: the same document, with whitespace a
-// parser must skip (the harness varies its inputs with it).
-std::string spread_json(const std::string& compact);
-
 }  // namespace poolcheck

@@ -12,7 +12,6 @@
 
 #include "core/json.hpp"
 #include "core/json_input.hpp"
-#include "core/output_json.hpp"
 #include "properties/suites/generators.hpp"
 
 namespace poolcheck::fuzz {
@@ -418,7 +417,7 @@ std::size_t mutate_json(std::uint8_t* data, std::size_t size, std::size_t max_si
     // Mostly compact; sometimes spread out, the whitespace the parser must skip.
     // Written as the core writes JSON, so NaN and integers beyond 64 bits survive.
     std::string out = props::input_json(root);
-    if (rng.one_in(8)) out = spread_json(out);
+    if (rng.one_in(8)) out = props::spread_json(out);
     if (out.size() > max_size) return mutate_bytes(data, size, max_size, rng, bytes);
     std::memcpy(data, out.data(), out.size());
     return out.size();

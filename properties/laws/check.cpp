@@ -24,7 +24,11 @@
 namespace poolcheck::laws {
 namespace {
 
-CheckResult rejected(const Error& error) { return {error_law(error), false, error_body(error)}; }
+CheckResult rejected(const Error& error) {
+  CheckResult result{error_law(error), false, error_body(error)};
+  append(result.violations, error_body_exact(result.outcome, error));
+  return result;
+}
 
 // The value at `path` in `document`, or null when a step is missing.
 const Json* at_path(const Json& document, std::initializer_list<std::string_view> path) {

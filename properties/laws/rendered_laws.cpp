@@ -101,6 +101,23 @@ Violations object_form_exact(const Json& object, const PoolingParams& params, co
   return out;
 }
 
+Violations error_body_exact(const Json& body, const Error& error) {
+  static constexpr std::array<std::string_view, 1> kOuter = {"error"};
+  static constexpr std::array<std::string_view, 4> kInner = {"message", "type", "param", "code"};
+  const auto fault = [&](const std::string& what) {
+    return Violations{{"error-body-exact", "the refusal '" + error.message + "' was printed " + what + ": " +
+                                               dump_json(body)}};
+  };
+  if (!has_exactly_keys(body, kOuter)) return fault("without exactly the key \"error\"");
+  const Json& inner = body.front();
+  if (!has_exactly_keys(inner, kInner)) return fault("without exactly the keys " + quoted_list(kInner) + ", in order");
+  const Json param = error.param ? Json(*error.param) : Json(nullptr);
+  if (inner["message"] != error.message || inner["type"] != error.type || inner["param"] != param ||
+      inner["code"] != error.code)
+    return fault("with other values than the error's");
+  return {};
+}
+
 Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected) {
   const Json got = answer ? *answer : error_body(answer.error());
   if (json_equal(got, expected)) return {};

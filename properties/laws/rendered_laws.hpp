@@ -23,6 +23,12 @@ namespace poolcheck::laws {
 Violations object_form_exact(const Json& object, const PoolingParams& params, const std::string& what,
                              bool read_back = true);
 
+// Law "error-body-exact": a refusal as printed is {"error": {"message",
+// "type", "param", "code"}}, exactly those keys in that order, holding the
+// error's values (param null when it has none): the form vLLM's
+// ErrorResponse takes.
+Violations error_body_exact(const Json& body, const Error& error);
+
 // A command's bytes-in path answered what the laws' own run of the core
 // answered: the same output, or the same error body. `command` is how a user
 // runs it ("poolcheck compress").

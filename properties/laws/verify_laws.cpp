@@ -132,11 +132,12 @@ Violations verify_defaults(const ModelConfig& model, const PoolingParams& params
   const PoolerConfig& pooler = model.pooler;
   const bool step = pooler.pooling_type == "STEP";
   const bool known = embed || classify;
-  const std::optional<bool> skip = known || plugin ? std::optional<bool>(token || plugin) : std::nullopt;
+  std::optional<bool> skip;  // verify leaves it alone for other tasks
+  if (known || plugin) skip = token || plugin;
   expect_field(out, "skip_reading_prefix_cache", verified.skip_reading_prefix_cache,
                or_default(params.skip_reading_prefix_cache, skip), params);
-  const std::optional<bool> activation = known ? or_default(pooler.use_activation, std::optional<bool>(true))
-                                               : std::nullopt;
+  std::optional<bool> activation;
+  if (known) activation = pooler.use_activation.value_or(true);
   expect_field(out, "use_activation", verified.use_activation, or_default(params.use_activation, activation),
                params);
   expect_field(out, "dimensions", verified.dimensions,

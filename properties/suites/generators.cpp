@@ -372,4 +372,22 @@ std::string input_json(const Json& value) {
   return out;
 }
 
+std::string spread_json(const std::string& compact) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < compact.size(); ++i) {
+    const char c = compact[i];
+    out += c;
+    if (in_string) {
+      if (c == '\\' && i + 1 < compact.size()) out += compact[++i];
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{' || c == ',') {
+      out += "\n ";
+    }
+  }
+  return out;
+}
+
 }  // namespace poolcheck::props

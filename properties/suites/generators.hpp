@@ -76,6 +76,12 @@ std::string ascii_escaped(std::string_view json_text, bool upper_case = false);
 // (a dump_json that wrote NaN as null also wrote every generated NaN as null,
 // so no input held one and the slip went unseen).
 std::string input_json(const Json& value);
+// `compact` (input_json's output) with a newline and a space after every
+// bracket and comma outside strings: the same document, with whitespace a
+// parser must skip. A generator's helper, not the core's: no command prints
+// it (it lived in core/output_json.cpp, where the automatic mutants of it
+// changed only generated inputs).
+std::string spread_json(const std::string& compact);
 // Object keys a user may send: plain ones, the keys the core gives a meaning
 // (compressed_token_type_ids, cache_salt, mm_processor_kwargs,
 // max_tokens_per_query, ...), the empty key and Unicode keys.

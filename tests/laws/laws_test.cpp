@@ -546,6 +546,25 @@ TEST(CommandAgrees, FiresWhenTheAnswerHasAnotherTypeOfTheSameSize) {
   EXPECT_HOLDS(command_agrees("poolcheck batch", Json{{"a", Json::object()}}, Json{{"a", Json::object()}}));
 }
 
+// A refusal as printed (automatic mutant auto-output-json-85-delete-statement-1
+// printed it without "type").
+TEST(ErrorBodyExact, HoldsOnTheCoresBodyAndFiresOnAMissingMovedOrChangedKey) {
+  const Error error = Error::bad_request("top_n: Input should be greater than or equal to 0", "top_n");
+  EXPECT_HOLDS(error_body_exact(error_body(error), error));
+  EXPECT_HOLDS(error_body_exact(error_body(Error::bad_request("x")), Error::bad_request("x")));
+  Json body = error_body(error);
+  body["error"].erase("type");
+  EXPECT_FIRES(error_body_exact(body, error), "error-body-exact");
+  Json moved = Json{{"error", {{"type", error.type}, {"message", error.message}, {"param", "top_n"}, {"code", 400}}}};
+  EXPECT_FIRES(error_body_exact(moved, error), "error-body-exact");
+  Json changed = error_body(error);
+  changed["error"]["param"] = nullptr;
+  EXPECT_FIRES(error_body_exact(changed, error), "error-body-exact");
+  changed = error_body(error);
+  changed["extra"] = 1;
+  EXPECT_FIRES(error_body_exact(changed, error), "error-body-exact");
+}
+
 TEST(ReconstructBounds, HoldsOnTheCoreAtEveryEdgeButTheDearOne) {
   for (const std::int64_t k : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{2}, std::int64_t{9}})
     for (const std::int64_t len : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, std::int64_t{5},
