@@ -21,6 +21,42 @@ bool sets(const PoolingParams& params, std::string_view name) {
   return false;
 }
 
+// Spec 2 step 7, read on its own: why the spec refuses dimensions `d` for
+// `model` ("" when it takes them). A model is Matryoshka when it says so or
+// lists sizes (an empty list is none: bool([]) is false); then d lies in
+// [1, embedding_size], and among the listed sizes when a list is there, even
+// an empty one (`mds is not None`; docs/decisions-verify-model.md, 8).
+std::string dimensions_fault(const ModelConfig& model, std::int64_t d) {
+  const auto& listed = model.matryoshka_dimensions;
+  if (!model.is_matryoshka && !(listed && !listed->empty())) return "on a model that is not Matryoshka";
+  if (d < 1 || d > model.embedding_size) return "outside [1, " + std::to_string(model.embedding_size) + "]";
+  if (listed && std::find(listed->begin(), listed->end(), d) == listed->end())
+    return "not among the model's Matryoshka dimensions " + dump_json(Json(*listed));
+  return "";
+}
+
+bool embed_task(const std::optional<std::string>& task) { return task == "embed" || task == "token_embed"; }
+
+template <class T>
+std::string shown(const std::optional<T>& value) {
+  return value ? dump_json(Json(*value)) : "unset";
+}
+
+// `field` of the verified params is `want`.
+template <class T>
+void expect_field(Violations& out, std::string_view field, const std::optional<T>& got, const std::optional<T>& want,
+                  const PoolingParams& params) {
+  if (got == want) return;
+  out.push_back({"verify-defaults", std::string(field) + " was verified to " + shown(got) + " where the spec gives " +
+                                        shown(want) + " (input " + show(params) + ")"});
+}
+
+// The request's value, or the default when it left the field unset.
+template <class T>
+std::optional<T> or_default(const std::optional<T>& set, const std::optional<T>& fallback) {
+  return set ? set : fallback;
+}
+
 }  // namespace
 
 // vLLM's _merge_default_parameters iterates valid_parameters only, so a
@@ -60,26 +96,6 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
                          ": expected it to start with \"" + want + "\", got: " + error.message}};
 }
 
-namespace {
-
-// Spec 2 step 7, read on its own: why the spec refuses dimensions `d` for
-// `model` ("" when it takes them). A model is Matryoshka when it says so or
-// lists sizes (an empty list is none: bool([]) is false); then d lies in
-// [1, embedding_size], and among the listed sizes when a list is there, even
-// an empty one (`mds is not None`; docs/decisions-verify-model.md, 8).
-std::string dimensions_fault(const ModelConfig& model, std::int64_t d) {
-  const auto& listed = model.matryoshka_dimensions;
-  if (!model.is_matryoshka && !(listed && !listed->empty())) return "on a model that is not Matryoshka";
-  if (d < 1 || d > model.embedding_size) return "outside [1, " + std::to_string(model.embedding_size) + "]";
-  if (listed && std::find(listed->begin(), listed->end(), d) == listed->end())
-    return "not among the model's Matryoshka dimensions " + dump_json(Json(*listed));
-  return "";
-}
-
-bool embed_task(const std::optional<std::string>& task) { return task == "embed" || task == "token_embed"; }
-
-}  // namespace
-
 Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {
   if (!embed_task(verified.task) || !verified.dimensions) return {};
   const std::string fault = dimensions_fault(model, *verified.dimensions);
@@ -91,41 +107,17 @@ Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingPar
   const std::string family = message_family(error.message);
   if (family.rfind("matryoshka-", 0) != 0 || !embed_task(params.task)) return {};
   // The dimensions verify checks: the request's, or the pooler's default.
-  const std::optional<std::int64_t> d = params.dimensions ? params.dimensions : model.pooler.dimensions;
+  const std::optional<std::int64_t> d = or_default(params.dimensions, model.pooler.dimensions);
   if (d && dimensions_fault(model, *d).empty())
     return {{"verify-dimensions", "dimensions=" + std::to_string(*d) + ", which the spec takes for this model, was "
                                   "refused: " + error.message}};
   return {};
 }
 
-namespace {
-
-template <class T>
-std::string shown(const std::optional<T>& value) {
-  return value ? dump_json(Json(*value)) : "unset";
-}
-
-// `field` of the verified params is `want`.
-template <class T>
-void expect_field(Violations& out, std::string_view field, const std::optional<T>& got, const std::optional<T>& want,
-                  const PoolingParams& params) {
-  if (got == want) return;
-  out.push_back({"verify-defaults", std::string(field) + " was verified to " + shown(got) + " where the spec gives " +
-                                        shown(want) + " (input " + show(params) + ")"});
-}
-
-// The request's value, or the default when it left the field unset.
-template <class T>
-std::optional<T> or_default(const std::optional<T>& set, const std::optional<T>& fallback) {
-  return set ? set : fallback;
-}
-
-}  // namespace
-
 Violations verify_defaults(const ModelConfig& model, const PoolingParams& params, const PoolingParams& verified) {
   Violations out;
   const std::string task = params.task.value_or("");
-  const bool embed = task == "embed" || task == "token_embed";
+  const bool embed = embed_task(params.task);
   const bool classify = task == "classify" || task == "token_classify";
   const bool token = task == "token_embed" || task == "token_classify";
   const bool plugin = task == "plugin";
