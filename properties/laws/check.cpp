@@ -114,8 +114,9 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, pairing_rejection(envelope->request, output.error()));
     const PreprocessOutput none;
     const Json nothing_printed;
-    append(result.violations,
-           context_length_rejection({*envelope, caller_before, none, nothing_printed}, output.error()));
+    const RequestRun refused{*envelope, caller_before, none, nothing_printed};
+    append(result.violations, context_length_rejection(refused, output.error()));
+    append(result.violations, token_total_rejection(refused, output.error()));
   }
   return result;
 }

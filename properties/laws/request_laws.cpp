@@ -388,7 +388,8 @@ std::vector<std::int64_t> kept_ids(const SideTokens& side, std::int64_t words) {
   return ids;
 }
 
-ExpectedPrompt expected_prompt(const RequestRun& run, const SideTokens& query, const SideTokens& document) {
+// Before padding: the limits, truncation and specials.
+ExpectedPrompt expected_unpadded(const RequestRun& run, const SideTokens& query, const SideTokens& document) {
   const ScoringRequest& request = request_of(run);
   const ModelConfig& model = run.envelope.model;
   const TokenizerStyle style = model.style();
@@ -426,13 +427,29 @@ ExpectedPrompt expected_prompt(const RequestRun& run, const SideTokens& query, c
     out.ids = std::vector<std::int64_t>(out.ids.begin() + from, out.ids.begin() + from + target);
     out.types = std::vector<std::int64_t>(out.types.begin() + from, out.types.begin() + from + target);
   }
-  if (request.pad_to_max_length && static_cast<std::int64_t>(out.ids.size()) < model.max_model_len) {
+  return out;
+}
+
+ExpectedPrompt expected_prompt(const RequestRun& run, const SideTokens& query, const SideTokens& document) {
+  const ModelConfig& model = run.envelope.model;
+  ExpectedPrompt out = expected_unpadded(run, query, document);
+  if (request_of(run).pad_to_max_length && static_cast<std::int64_t>(out.ids.size()) < model.max_model_len) {
     const std::int64_t type_pad = out.types.empty() ? 0 : out.types.back();
     out.ids.resize(static_cast<std::size_t>(model.max_model_len), model.tokenizer.pad_token_id);
     out.types.resize(static_cast<std::size_t>(model.max_model_len), type_pad);
   }
-  if (style != TokenizerStyle::Bert) out.types.clear();
+  if (model.style() != TokenizerStyle::Bert) out.types.clear();
   return out;
+}
+
+// The length of pair i's prompt as expected_prompt builds it, without building
+// the padding: max_model_len has no bound of its own, so neither has that.
+std::int64_t expected_length(const RequestRun& run, std::size_t i) {
+  const std::int64_t vocab = run.envelope.model.vocab_size;
+  const auto length = static_cast<std::int64_t>(
+      expected_unpadded(run, tokenize_input(query_of(run, i), vocab), tokenize_input(request_of(run).documents[i], vocab))
+          .ids.size());
+  return request_of(run).pad_to_max_length ? std::max(length, run.envelope.model.max_model_len) : length;
 }
 
 }  // namespace
@@ -566,11 +583,8 @@ Violations context_length_rejection(const RequestRun& run, const Error& error) {
   if (message_family(error.message) != "context-length") return {};
   const ScoringRequest& request = request_of(run);
   const std::int64_t max_len = run.envelope.model.max_model_len;
-  const std::int64_t vocab = run.envelope.model.vocab_size;
   for (std::size_t i = 0; i < request.documents.size(); ++i) {
-    const auto length = static_cast<std::int64_t>(
-        expected_prompt(run, tokenize_input(query_of(run, i), vocab), tokenize_input(request.documents[i], vocab))
-            .ids.size());
+    const std::int64_t length = expected_length(run, i);
     if (length <= max_len) continue;
     const std::string quoted = "You passed " + std::to_string(length) + " input tokens";
     if (error.message.rfind(quoted, 0) == 0) return {};
@@ -579,6 +593,18 @@ Violations context_length_rejection(const RequestRun& run, const Error& error) {
   }
   return {{"context-length", "rejected with '" + error.message + "', but every pair fits in max_model_len " +
                                  std::to_string(max_len)}};
+}
+
+Violations token_total_rejection(const RequestRun& run, const Error& error) {
+  if (message_family(error.message) != "too-many-tokens") return {};
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < request_of(run).documents.size(); ++i) {
+    const std::int64_t length = expected_length(run, i);
+    if (length > kMaxTotalTokens - total) return {};
+    total += length;
+  }
+  return {{"token-total", "rejected with '" + error.message + "', but its pairs hold " + std::to_string(total) +
+                              " prompt tokens in total, at most " + std::to_string(kMaxTotalTokens) + " (spec 10.15)"}};
 }
 
 namespace {

@@ -97,5 +97,9 @@ Violations pairing_rejection(const ScoringRequest& request, const Error& error);
 // untruncated prompt, as prompt_exact's reference builds it, is longer than
 // max_model_len, and quotes that pair's length.
 Violations context_length_rejection(const RequestRun& run, const Error& error);
+// A rejection for too many prompt tokens (`run.output` empty) is for pairs
+// that, as prompt_exact's reference builds them, hold more than
+// kMaxTotalTokens (2^24) tokens together (spec 10.15).
+Violations token_total_rejection(const RequestRun& run, const Error& error);
 
 }  // namespace poolcheck::laws

@@ -1,6 +1,9 @@
 #include "properties/laws/token_type_laws.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 #include "core/json.hpp"
 #include "core/output_json.hpp"
@@ -11,6 +14,44 @@ namespace {
 
 std::string show(std::span<const std::int64_t> values) {
   return dump_json(Json(std::vector<std::int64_t>(values.begin(), values.end())));
+}
+
+// The request's boundary: its extras' key when present and not null.
+const Json* boundary_of(const BatchRequest& request) {
+  const auto& extras = request.params ? request.params->extra_kwargs : nullptr;
+  if (!extras || !extras->is_object()) return nullptr;
+  const auto key = extras->find(kCompressedTokenTypeIds);
+  return key == extras->end() || key->is_null() ? nullptr : &*key;
+}
+
+bool is_int64(const Json& value) {
+  return value.is_number_integer() &&
+         (!value.is_number_unsigned() || value.get<std::uint64_t>() <= std::uint64_t{INT64_MAX});
+}
+
+// Why the spec refuses a batch, read in request order as the worker does: the
+// first negative seq_len, the first request that takes the total past
+// kMaxTotalTokens (spec 10.15), or the first boundary that is not an integer.
+// The field refused, and the exact message where the law knows it.
+struct Refusal {
+  std::optional<std::string> param;
+  std::string message;  // empty: any message (the field's type message)
+  std::string reason() const { return message.empty() ? *param : message; }
+};
+
+std::optional<Refusal> batch_refusal(std::span<const BatchRequest> batch) {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const std::string at = "$[" + std::to_string(i) + "]";
+    const std::int64_t len = batch[i].seq_len;
+    if (len < 0) return Refusal{at + ".seq_len", at + ".seq_len: Input should be greater than or equal to 0"};
+    if (len > kMaxTotalTokens - total)
+      return Refusal{std::nullopt, "The batch has more than " + std::to_string(kMaxTotalTokens) + " tokens in total."};
+    total += len;
+    if (const Json* k = boundary_of(batch[i]); k && !is_int64(*k))
+      return Refusal{at + ".pooling_params.extra_kwargs." + std::string(kCompressedTokenTypeIds), ""};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -47,22 +88,29 @@ Violations compression_law(std::span<const std::int64_t> types, const Result<std
   return out;
 }
 
-Violations batch_law(std::span<const BatchRequest> batch) {
+Violations batch_law(std::span<const BatchRequest> batch) { return batch_law(batch, batch_token_types(batch)); }
+
+Violations batch_law(std::span<const BatchRequest> batch, const BatchTypes& got) {
   Violations out;
-  auto got = batch_token_types(batch);
-  if (!got) return out;  // rejections are judged by the error laws
+  const auto refusal = batch_refusal(batch);
+  if (!got) {
+    if (!refusal)
+      out.push_back({"batch", "a batch the spec accepts was refused: " + got.error().message});
+    else if (got.error().param != refusal->param || (!refusal->message.empty() && got.error().message != refusal->message))
+      out.push_back({"batch", "the batch was refused with '" + got.error().message + "'; the spec refuses it for " +
+                                  refusal->reason()});
+    return out;
+  }
+  if (refusal) {
+    out.push_back({"batch", "a batch the spec refuses for " + refusal->reason() + " was accepted"});
+    return out;
+  }
   std::int64_t total = 0;
   bool any_key = false;
   for (const auto& request : batch) {
-    // Accepted, so each seq_len is >= 0; kept from overflowing past the bound.
-    total = std::min(total + std::min(request.seq_len, kMaxTotalTokens + 1), kMaxTotalTokens + 1);
-    const auto& extras = request.params ? request.params->extra_kwargs : nullptr;
-    any_key = any_key || (extras && extras->contains(kCompressedTokenTypeIds) &&
-                          !(*extras)[std::string(kCompressedTokenTypeIds)].is_null());
+    total += request.seq_len;  // accepted: each >= 0, at most kMaxTotalTokens in all
+    any_key = any_key || boundary_of(request) != nullptr;
   }
-  if (total > kMaxTotalTokens)
-    out.push_back({"batch", "a batch of more than " + std::to_string(kMaxTotalTokens) +
-                                " tokens in total was accepted; it must be refused (spec 10.15)"});
   if (!any_key) {
     if (got->has_value()) out.push_back({"batch", "no request carries a boundary, yet a token-type list was built"});
     return out;
@@ -80,10 +128,9 @@ Violations batch_law(std::span<const BatchRequest> batch) {
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const auto len = static_cast<std::size_t>(batch[i].seq_len);
     const auto slice = std::span(types).subspan(offset, len);
-    const auto& extras = batch[i].params ? batch[i].params->extra_kwargs : nullptr;
-    const Json* k = (extras && extras->contains(kCompressedTokenTypeIds)) ? &(*extras)[std::string(kCompressedTokenTypeIds)] : nullptr;
+    const Json* k = boundary_of(batch[i]);
     // Independent of reconstruct: zeros before the boundary, ones from it.
-    const std::int64_t boundary = (k && !k->is_null()) ? k->get<std::int64_t>() : static_cast<std::int64_t>(len);
+    const std::int64_t boundary = k ? k->get<std::int64_t>() : static_cast<std::int64_t>(len);
     for (std::size_t j = 0; j < len; ++j) {
       const std::int64_t want = static_cast<std::int64_t>(j) >= boundary ? 1 : 0;
       if (slice[j] != want) {
@@ -122,6 +169,11 @@ Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::i
   const auto unpacked = unpack_token_types(*packed);
   if (!std::equal(unpacked.ids.begin(), unpacked.ids.end(), ids.begin(), ids.end()))
     out.push_back({"packing", "unpack(pack(ids)) changed the ids " + show(ids) + " into " + show(unpacked.ids)});
+  if (unpacked.types.size() != ids.size()) {
+    out.push_back({"packing", "unpack(pack(ids)) gave " + std::to_string(unpacked.types.size()) + " types for " +
+                                  std::to_string(ids.size()) + " ids"});
+    return out;
+  }
   for (std::size_t i = 0; i < unpacked.types.size(); ++i) {
     const std::int64_t want = i < types.size() ? types[i] : 0;
     if (unpacked.types[i] != want) {
@@ -135,8 +187,11 @@ Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::i
 
 Violations worker_batch_law(std::span<const BatchRequest> batch, std::span<const std::int64_t> ids) {
   auto types = batch_token_types(batch);
-  if (!types) return error_law(types.error());
-  Violations out = batch_law(batch);
+  Violations out = batch_law(batch, types);
+  if (!types) {
+    append(out, error_law(types.error()));
+    return out;
+  }
   if (types->has_value()) append(out, packing_law(ids, **types));
   return out;
 }

@@ -17,16 +17,22 @@ Violations compression_law(std::span<const std::int64_t> types);
 // The same, judging `got`: compress(types) as the caller already made it.
 Violations compression_law(std::span<const std::int64_t> types, const Result<std::int64_t>& got);
 
-// No key anywhere: no tensor. Otherwise one list of sum(seq_len) types, each
-// request's slice reconstruct(k, len) (all zeros without the key).
+// A batch is refused exactly for its first negative seq_len, its first request
+// past 2^24 tokens in total, or its first boundary that is not an integer, with
+// that field (and message). Accepted: no key anywhere, no tensor; otherwise one
+// list of sum(seq_len) types, each request's slice reconstruct(k, len) (all
+// zeros without the key).
 Violations batch_law(std::span<const BatchRequest> batch);
+// The same, judging `got`: batch_token_types(batch) as the caller already made it.
+using BatchTypes = Result<std::optional<std::vector<std::int64_t>>>;
+Violations batch_law(std::span<const BatchRequest> batch, const BatchTypes& got);
 
 // unpack(pack(ids, types)) gives the ids back, and the types for the first
 // len(types) positions (0 after); types longer than ids are an internal error.
 Violations packing_law(std::span<const std::int64_t> ids, std::span<const std::int64_t> types);
 
-// A worker batch end to end: a rejected batch obeys the error law; an
-// accepted one obeys batch_law, and its token types packed into `ids` obey
+// A worker batch end to end: it obeys batch_law; a rejected one the error law
+// too, and the token types of an accepted one, packed into `ids`, obey
 // packing_law.
 Violations worker_batch_law(std::span<const BatchRequest> batch, std::span<const std::int64_t> ids);
 

@@ -1,9 +1,13 @@
 // The laws of spec section 8 over generated request envelopes. Every case goes
 // through laws::check_request_input, the bytes-in entry point a user's body,
 // a fuzz input and a corpus entry take; the laws live in properties/laws/.
+#include "core/envelope.hpp"
 #include "core/json_equality.hpp"
+#include "core/preprocess.hpp"
+#include "core/token_types.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/request_laws.hpp"
 #include "properties/suites/request_generators.hpp"
 #include "properties/suites/runner.hpp"
 #include "properties/suites/suite_support.hpp"
@@ -292,6 +296,49 @@ POOLCHECK_PROPERTY(RequestLaws, RepeatedKeyKeepsFirstPlaceLastValue, kRepeatedKe
                                                     "; with it written once, first, holding the last value: " +
                                                     dump_json(expected.outcome)});
   expect_lawful(found, request_input(bytes));
+}
+
+namespace {
+
+// Three cases: each pays for a request of 2^24 prompt tokens.
+const PropertySpec kTokenTotalLimit{3, {}};
+
+// `pairs` documents padded to `max_model_len` tokens each.
+Json padded_envelope(std::int64_t pairs, std::int64_t max_model_len) {
+  Json documents = Json::array();
+  for (std::int64_t i = 0; i < pairs; ++i) documents.push_back("d" + std::to_string(i));
+  return Json{{"endpoint", "score"},
+              {"model", {{"max_model_len", max_model_len}}},
+              {"request", {{"queries", "q"}, {"documents", documents}, {"padding", "max_length"}}}};
+}
+
+// The token-total laws only: the others render and re-run the 2^24 ids.
+laws::Violations token_total_laws(const Json& document) {
+  auto envelope = envelope_from_json(document);
+  if (!envelope) return {{"token-total", "the envelope was refused: " + envelope.error().message}};
+  const std::optional<PoolingParams> caller_before;
+  auto output = preprocess(envelope->model, envelope->request);
+  const PreprocessOutput none;
+  const Json nothing_printed;
+  const laws::RequestRun run{*envelope, caller_before, output ? *output : none, nothing_printed};
+  return output ? laws::token_total_bound(run) : laws::token_total_rejection(run, output.error());
+}
+
+}  // namespace
+
+// The bound on a request's prompt tokens (spec 10.15) at its edge: 1, 2 or 16
+// pairs padded to 2^24 tokens together are accepted, one token more per pair
+// is refused, and so is one pair of 2^24 + 1 (padded pairs are all equally
+// long, so only one pair can be one token past). Only the two token-total laws
+// run (the others would render and re-run 2^24 ids per case; the fuzz targets
+// skip such padding). Automatic mutants auto-preprocess-154-relational-1 and
+// -187-int-literal-1 refused 2^24; -187-int-literal-2 accepted 2^24 + 1.
+POOLCHECK_PROPERTY(RequestLaws, TokenTotalTakesUpToItsLimit, kTokenTotalLimit) {
+  const std::int64_t pairs = *rc::gen::element<std::int64_t>(1, 2, 16);
+  const std::int64_t meets = kMaxTotalTokens / pairs;
+  for (const Json& document : {padded_envelope(pairs, meets), padded_envelope(pairs, meets + 1),
+                               padded_envelope(1, kMaxTotalTokens + 1)})
+    expect_lawful(token_total_laws(document), request_input(input_json(document)));
 }
 
 }  // namespace poolcheck::props

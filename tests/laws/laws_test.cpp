@@ -989,6 +989,36 @@ TEST(BatchLaw, HoldsOnBatchesTheCoreRejects) {
   EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(1), std::int64_t{1} << 25)}));
 }
 
+// The law states when a batch is refused, so a core that refuses a lawful
+// batch, accepts a refused one, or names the wrong field is caught.
+TEST(BatchLaw, FiresOnAWrongRefusalOrAcceptance) {
+  using Types = std::vector<std::int64_t>;
+  const auto refused = [](std::string message, std::optional<std::string> param = std::nullopt) {
+    return BatchTypes(Error::bad_request(std::move(message), std::move(param)));
+  };
+  const std::vector<BatchRequest> empty_request{request(Json(0), 0)};
+  EXPECT_FIRES(batch_law(empty_request, refused("$[0].seq_len: Input should be greater than or equal to 1", "$[0].seq_len")),
+               "batch");
+  EXPECT_HOLDS(batch_law(empty_request, BatchTypes(std::optional<Types>(Types{}))));
+
+  const std::int64_t half = kMaxTotalTokens / 2;
+  const std::vector<BatchRequest> at_limit{request(std::nullopt, half), request(std::nullopt, half)};
+  const std::string total = "The batch has more than 16777216 tokens in total.";
+  EXPECT_FIRES(batch_law(at_limit, refused(total)), "batch");
+  EXPECT_HOLDS(batch_law(at_limit, BatchTypes(std::optional<Types>())));
+  const std::vector<BatchRequest> past_limit{request(std::nullopt, half), request(std::nullopt, half + 1)};
+  EXPECT_FIRES(batch_law(past_limit, BatchTypes(std::optional<Types>())), "batch");
+  EXPECT_HOLDS(batch_law(past_limit, refused(total)));
+  EXPECT_FIRES(batch_law(past_limit, refused("The batch has more than 16777215 tokens in total.")), "batch");
+
+  const std::vector<BatchRequest> negative{request(Json(1), 2), request(Json(1), -1)};
+  EXPECT_HOLDS(batch_law(negative, refused("$[1].seq_len: Input should be greater than or equal to 0", "$[1].seq_len")));
+  EXPECT_FIRES(batch_law(negative, refused("$[0].seq_len: Input should be greater than or equal to 0", "$[0].seq_len")),
+               "batch");
+  const std::vector<BatchRequest> text_key{request(Json("2"), 3)};
+  EXPECT_FIRES(batch_law(text_key, BatchTypes(std::optional<Types>(Types{0, 0, 1}))), "batch");
+}
+
 TEST(PackingLaw, HoldsOnGoodAndBadInputs) {
   EXPECT_HOLDS(packing_law(Ints{101, 2000, 102, 3000, 102}, Ints{0, 0, 0, 1, 1}));
   EXPECT_HOLDS(packing_law(Ints{101, 2000, 102}, Ints{0, 1}));
