@@ -13,11 +13,13 @@ namespace poolcheck::props {
 
 // Integers beyond 64 bits, up to the 4,300 digits Python's int() reads from
 // JSON text (the longest a body may hold; automatic mutant
-// auto-json-input-275-relational-1 refused exactly 4,300).
+// auto-json-input-275-relational-1 refused exactly 4,300), and a negative one
+// of 4,300 characters, the longest a string spelling of it may be.
 rc::Gen<Json> gen_big_integer() {
   return rc::gen::map(rc::gen::element<std::string>("18446744073709551616", "9223372036854775808",
                                                     "123456789012345678901234567890", "-9223372036854775809",
-                                                    std::string(4300, '9'), "-" + std::string(4300, '9')),
+                                                    std::string(4300, '9'), "-" + std::string(4300, '9'),
+                                                    "-" + std::string(4299, '9')),
                       [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); });
 }
 
