@@ -108,6 +108,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   CheckResult result = output ? accepted(*envelope, caller_before, *output, full) : rejected(output.error());
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
+  append(result.violations, typed_fields_taken(body, envelope->request));
   if (output && envelope->request.endpoint != Endpoint::LlmScore)
     append(result.violations, bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank));
   if (!output) {

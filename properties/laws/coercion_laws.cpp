@@ -190,6 +190,52 @@ std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t 
   return out;
 }
 
+namespace {
+
+// The body's value for `key`, or nullptr when it is absent or null.
+const Json* written(const Json& body, std::string_view key) {
+  const auto it = body.find(key);
+  return it == body.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string shown(const std::optional<Integer>& value) { return value ? value->to_string() : "none"; }
+
+}  // namespace
+
+Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
+  Violations out;
+  if (!body.is_object()) return out;
+  const auto differs = [&](std::string_view field, const std::string& wrote, const std::string& holds) {
+    out.push_back({"fields-taken", "the body wrote " + std::string(field) + " = " + wrote +
+                                       ", the accepted request holds " + holds});
+  };
+  const Json* truncate = written(body, "truncate_prompt_tokens");
+  if (!truncate || truncate->is_number_integer() || is_big_integer(*truncate)) {
+    const auto want = truncate ? spelled_integer(*truncate) : std::nullopt;
+    if (want != request.truncate_prompt_tokens)
+      differs("truncate_prompt_tokens", shown(want), shown(request.truncate_prompt_tokens));
+  }
+  const Json* side = written(body, "truncation_side");
+  const std::optional<Side> want_side =
+      !side ? std::nullopt : std::optional<Side>(*side == "left" ? Side::Left : Side::Right);
+  if (want_side != request.truncation_side)
+    differs("truncation_side", side ? dump_json(*side) : "none",
+            request.truncation_side ? (*request.truncation_side == Side::Left ? "left" : "right") : "none");
+  if (request.endpoint == Endpoint::LlmScore) return out;
+  const Json* padding = written(body, "padding");
+  if ((padding && *padding == "max_length") != request.pad_to_max_length)
+    differs("padding", padding ? dump_json(*padding) : "none",
+            request.pad_to_max_length ? "padding to max_model_len" : "no padding");
+  for (const auto& [field, held] : {std::pair<std::string_view, const Integer*>{"max_tokens_per_query", &request.max_tokens_per_query},
+                                    {"max_tokens_per_doc", &request.max_tokens_per_doc}}) {
+    const Json* value = written(body, field);
+    if (value && !value->is_number_integer() && !is_big_integer(*value)) continue;  // a coerced spelling
+    const Integer want = value ? *spelled_integer(*value) : Integer(0);
+    if (!(want == *held)) differs(field, want.to_string(), held->to_string());
+  }
+  return out;
+}
+
 Violations bounds_kept(const Json& body, bool rerank) {
   Violations out;
   if (!body.is_object()) return out;

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/integer.hpp"
 #include "core/json.hpp"
+#include "core/request.hpp"
 #include "properties/laws/violation.hpp"
 
 namespace poolcheck::laws {
@@ -61,6 +62,15 @@ std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t 
 // silently meaning "all"). Like salt-valid, it lets fuzzing, which knows no
 // defect, find an acceptance the validation should have refused.
 Violations bounds_kept(const Json& body, bool rerank);
+
+// The fields-taken law: an accepted request holds the values its body wrote,
+// read from the body by the law: truncate_prompt_tokens as a JSON integer and
+// truncation_side (every endpoint, LLM.score's keywords included), and online
+// padding and max_tokens_per_* (absent or null: their defaults). The other
+// laws read the typed request the core built, so a parse that drops one of
+// these fields leaves them blind (automatic mutant
+// auto-request-279-delete-statement-1 dropped LLM.score's truncation_side).
+Violations typed_fields_taken(const Json& body, const ScoringRequest& request);
 
 // The typed-values law: a refused online envelope (as `poolcheck preprocess`
 // reads it) whose error names a typed field given a value of the field's own

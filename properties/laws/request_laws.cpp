@@ -546,23 +546,30 @@ Violations score_union_refusal(const Json& envelope, OnlineParser parse) {
   const auto endpoint = envelope.find("endpoint");
   const auto body = envelope.find("request");
   if (endpoint == envelope.end() || *endpoint != "score" || body == envelope.end() || !body->is_object()) return {};
-  const auto shapes = std::count_if(kUnionOrder.begin(), kUnionOrder.end(),
-                                    [&](const auto& shape) { return complete(*body, shape); });
-  // With one complete shape the union has nothing to choose.
-  if (shapes < 2 || parse(*body, Endpoint::Score)) return {};  // refused elsewhere in the envelope
+  const auto refused = parse(*body, Endpoint::Score);
+  if (refused) return {};  // refused elsewhere in the envelope
+  std::optional<Error> first_shape_error;
   for (const auto& shape : kUnionOrder) {
     if (!complete(*body, shape)) continue;
     Json only = *body;
     for (const auto& [first, second] : kUnionOrder)
       for (const std::string_view key : {first, second})
         if (key != shape.first && key != shape.second) only.erase(std::string(key));
-    if (!parse(only, Endpoint::Score)) continue;
-    return {{"score-union", "the score request was refused, but with {" + std::string(shape.first) + ", " +
-                                std::string(shape.second) +
-                                "} as its only shape it is accepted: the union takes the first shape that "
-                                "validates (spec 11.5)"}};
+    auto alone = parse(only, Endpoint::Score);
+    const std::string named = "{" + std::string(shape.first) + ", " + std::string(shape.second) + "}";
+    if (alone)
+      return {{"score-union", "the score request was refused, but with " + named +
+                                  " as its only shape it is accepted: the union takes the first shape that "
+                                  "validates (spec 11.5)"}};
+    if (!first_shape_error) first_shape_error = alone.error();
   }
-  return {};
+  // No complete shape: spec 10.5's errors, judged by the error laws.
+  if (!first_shape_error) return {};
+  const Error& got = refused.error();
+  if (got.message == first_shape_error->message && got.param == first_shape_error->param) return {};
+  return {{"score-union", "the score request was refused with '" + got.message +
+                              "'; no shape validates, so the error must be the first complete shape's own, '" +
+                              first_shape_error->message + "' (spec 11.5)"}};
 }
 
 Violations pairing_rejection(const ScoringRequest& request, const Error& error) {

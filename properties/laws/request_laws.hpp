@@ -79,9 +79,11 @@ Violations request_laws(const RequestRun& run);
 // validates; the other shapes' keys change nothing.
 Violations score_union(const Json& body, const ScoringRequest& request);
 // The same law for a refused score envelope (as `poolcheck preprocess` reads
-// it) whose body has two complete shapes or more: when the body with only one
-// of them is accepted, the union had a shape that validates and must not have
-// refused. The body alone is parsed first, so a refusal from elsewhere in the
+// it) whose body has a complete shape: when the body with only one of its
+// complete shapes is accepted, the union had a shape that validates and must
+// not have refused; when none is, the error is the one the first complete
+// shape gives standing alone (the other shapes' keys, complete or not, change
+// nothing). The body alone is parsed first, so a refusal from elsewhere in the
 // envelope (the model) is not judged.
 Violations score_union_refusal(const Json& envelope);
 // The same law over another parser of online bodies (the law's tests hand it

@@ -121,6 +121,21 @@ void add_other_shape(const RequestCase& c, Json& body) {
   body[second] = before && !body[first].is_string() ? Json(*gen_text(3)) : (before ? bad : Json(*gen_text(3)));
 }
 
+// One side of another shape, alone, valid or not: an unknown key, whether the
+// chosen shape validates or not (spec 11.5; automatic mutant
+// auto-request-220-drop-not-1 reported such a key's error instead of the
+// chosen shape's). Never the partner of a key present: that would complete
+// a shape.
+void add_lone_side(Json& body) {
+  const auto& [first, second] = *rc::gen::elementOf(score_shapes());
+  const std::string& key = chance(50) ? first : second;
+  if (body.contains(key)) return;
+  for (const auto& [a, b] : score_shapes())
+    if ((a == key && body.contains(b)) || (b == key && body.contains(a))) return;
+  body[key] = chance(50) ? *rc::gen::element(Json(5), Json(true), Json::array({7}), Json::object())
+                         : Json(*gen_text(3));
+}
+
 void add_sides(RequestCase& c, Json& body, const RequestShape& shape, int max_words) {
   const bool rerank = c.endpoint == "rerank";
   const auto [len1, len2] = gen_side_lengths(shape, rerank);
@@ -141,6 +156,7 @@ void add_sides(RequestCase& c, Json& body, const RequestShape& shape, int max_wo
   }
   body[c.second_side] = gen_side(c, len2, max_words, true);
   if (c.endpoint == "score" && chance(15)) add_other_shape(c, body);
+  if (c.endpoint == "score" && chance(10)) add_lone_side(body);
 }
 
 void add_truncation(RequestCase& c, Json& body, const RequestShape& shape) {

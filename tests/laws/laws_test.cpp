@@ -1209,6 +1209,28 @@ TEST(BoundsKept, FiresOnAnAcceptedValueBelowItsBound) {
   EXPECT_HOLDS(bounds_kept(Json::parse(R"({"top_n": "-1", "max_tokens_per_doc": false})"), true));
 }
 
+// -------------------------------------------------------------- fields taken
+
+TEST(TypedFieldsTaken, HoldsOnTheCoresParseAndFiresOnADroppedOrChangedField) {
+  const Json body = Json::parse(
+      R"({"queries": "q", "documents": "d", "truncate_prompt_tokens": 4, "truncation_side": "left",
+          "padding": "max_length", "max_tokens_per_doc": 3})");
+  const auto parsed = parse_online_request(body, Endpoint::Score);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_HOLDS(typed_fields_taken(body, *parsed));
+  for (const auto& drop : std::vector<std::function<void(ScoringRequest&)>>{
+           [](ScoringRequest& r) { r.truncation_side.reset(); },
+           [](ScoringRequest& r) { r.truncate_prompt_tokens = Integer(5); },
+           [](ScoringRequest& r) { r.pad_to_max_length = false; },
+           [](ScoringRequest& r) { r.max_tokens_per_doc = 0; }}) {
+    ScoringRequest wrong = *parsed;
+    drop(wrong);
+    EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken");
+  }
+  // A coerced spelling of a limit is the coercion laws' to judge.
+  EXPECT_HOLDS(typed_fields_taken(Json{{"max_tokens_per_doc", "3"}}, ScoringRequest{}));
+}
+
 TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
   // The core refuses top_n = -1, so the check reports no bounds violation...
   const auto refused = check_request_input(R"({"endpoint":"rerank","request":{"query":"q","documents":["d"],"top_n":-1}})");

@@ -146,6 +146,31 @@ TEST(ScoreUnionRefusal, HoldsOnTheCoreAndFiresOnAUnionThatStopsAtTheFirstClass) 
   EXPECT_HOLDS(score_union_refusal(envelope("rerank", bodies[0]), first_class_only));
 }
 
+// A union that, when no class validates, reports the last complete class's
+// error instead of the first's.
+Result<ScoringRequest> last_class_error(const Json& body, Endpoint endpoint) {
+  auto whole = parse_online_request(body, endpoint);
+  if (whole) return whole;
+  std::optional<Error> last;
+  for (const auto& [first, second] : kClasses)
+    if (body.contains(first) && body.contains(second))
+      if (auto alone = parse_online_request(Json{{first, body[first]}, {second, body[second]}}, endpoint); !alone)
+        last = alone.error();
+  return last ? Result<ScoringRequest>(*last) : whole;
+}
+
+TEST(ScoreUnionRefusal, WhenNoShapeValidatesTheFirstCompleteShapesErrorIsTheOne) {
+  const Json bad = 5;
+  // A lone side of another class, however wrong, is an unknown key once a class is complete.
+  const Json stray{{"data_1", bad}, {"text_1", "q"}, {"text_2", bad}};
+  const Json two{{"queries", "q"}, {"documents", bad}, {"text_1", bad}, {"text_2", "d"}};
+  for (const Json& body : {stray, two}) EXPECT_HOLDS(score_union_refusal(envelope("score", body))) << body.dump();
+  EXPECT_EQ(envelope_from_json(envelope("score", stray)).error().param, "text_2");
+  EXPECT_FIRES(score_union_refusal(envelope("score", two), last_class_error), "score-union");
+  // No complete class: spec 10.5's errors, not this law's.
+  EXPECT_HOLDS(score_union_refusal(envelope("score", Json{{"data_1", bad}, {"text_2", bad}}), last_class_error));
+}
+
 TEST(TypedValuesTaken, HoldsOnTheCoreAndFiresOnATypeErrorForAValueOfTheType) {
   const std::vector<Json> integers{Integer::from_decimal("18446744073709551616").to_json(),
                                    Integer::from_decimal("-9223372036854775809").to_json(), Json(5), Json(-5)};
