@@ -209,12 +209,11 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
     out.push_back({"fields-taken", "the body wrote " + std::string(field) + " = " + wrote +
                                        ", the accepted request holds " + holds});
   };
+  // A value that spells no JSON integer is a coerced spelling: the coercion laws' to judge.
   const Json* truncate = written(body, "truncate_prompt_tokens");
-  if (!truncate || truncate->is_number_integer() || is_big_integer(*truncate)) {
-    const auto want = truncate ? spelled_integer(*truncate) : std::nullopt;
-    if (want != request.truncate_prompt_tokens)
-      differs("truncate_prompt_tokens", shown(want), shown(request.truncate_prompt_tokens));
-  }
+  const auto want_truncate = truncate ? spelled_integer(*truncate) : std::nullopt;
+  if ((!truncate || want_truncate) && want_truncate != request.truncate_prompt_tokens)
+    differs("truncate_prompt_tokens", shown(want_truncate), shown(request.truncate_prompt_tokens));
   const Json* side = written(body, "truncation_side");
   const std::optional<Side> want_side =
       !side ? std::nullopt : std::optional<Side>(*side == "left" ? Side::Left : Side::Right);
@@ -229,9 +228,8 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
   for (const auto& [field, held] : {std::pair<std::string_view, const Integer*>{"max_tokens_per_query", &request.max_tokens_per_query},
                                     {"max_tokens_per_doc", &request.max_tokens_per_doc}}) {
     const Json* value = written(body, field);
-    if (value && !value->is_number_integer() && !is_big_integer(*value)) continue;  // a coerced spelling
-    const Integer want = value ? *spelled_integer(*value) : Integer(0);
-    if (!(want == *held)) differs(field, want.to_string(), held->to_string());
+    const auto want = value ? spelled_integer(*value) : std::optional<Integer>(0);
+    if (want && !(*want == *held)) differs(field, want->to_string(), held->to_string());
   }
   return out;
 }
