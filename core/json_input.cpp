@@ -131,7 +131,7 @@ class Reader {
   Reader(std::string_view text, DomBuilder& builder) : text_(text), out_(builder) {}
 
   bool read_document() {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") text_.remove_prefix(3);  // utf-8-sig: positions count after it
     if (!read_value()) return false;
     while (!out_.done()) {
       skip_white_space();

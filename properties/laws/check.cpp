@@ -19,6 +19,7 @@
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
+#include "properties/laws/utf8_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
 
 namespace poolcheck::laws {
@@ -196,9 +197,16 @@ bool prints_outcome(bool full, const Result<Json>& document) {
   return full || (document && holds_hand_printed_value(*document));
 }
 
+// The laws of the JSON door itself, on every text it was given.
+Violations door_laws(std::string_view bytes, const Result<Json>& document) {
+  Violations out = nesting_limit_exact(bytes, document);
+  append(out, utf8_refusal_exact(bytes, document));
+  return out;
+}
+
 CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   auto document = parse_bounded_json(bytes);
-  Violations door = nesting_limit_exact(bytes, document);
+  Violations door = door_laws(bytes, document);
   if (!document) {
     CheckResult result = rejected(document.error());
     append(result.violations, std::move(door));
@@ -349,7 +357,7 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   CheckResult result =
       parsed ? verified_run(*parsed)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
-  append(result.violations, nesting_limit_exact(bytes, document));
+  append(result.violations, door_laws(bytes, document));
   const bool full = full_check(bytes, how);
   if (prints_outcome(full, document))
     append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));

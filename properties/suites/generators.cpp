@@ -83,11 +83,26 @@ rc::Gen<std::string> gen_white_space_neighbour() {
 }
 
 const std::vector<std::string>& broken_utf8_sequences() {
-  static const std::vector<std::string> sequences{
-      "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3", "\xc0\x80",
-      "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80",
-      "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80",
-      "\xff", "\x80", "\xbf"};
+  static const std::vector<std::string> sequences = [] {
+    std::vector<std::string> all{
+        "\xc3" "A", "\xe4\xb8" "A", "\xe4" "A" "\xad", "\xf0\x9f\x98" "A", "\xf0\x9f" "A" "\x80", "\xc3", "\xc0\x80",
+        "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80",
+        "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf4\xbf\xbf\xbf", "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80",
+        "\xff", "\x80", "\xbf"};
+    // A well-formed sequence of each lead byte class with one of its
+    // continuation bytes just outside 0x80..0xBF, 0x7F or 0xC0 (automatic
+    // mutants auto-json-input-111-int-literal-2 and -112-int-literal-1 moved
+    // the edges of the second byte's range).
+    for (const std::string well_formed : {"\xc3\xa9", "\xe0\xa0\x80", "\xe4\xb8\xad", "\xed\x9f\xbf",
+                                          "\xf0\x90\x80\x80", "\xf1\x80\x80\x80", "\xf4\x8f\xbf\xbf"})
+      for (std::size_t at = 1; at < well_formed.size(); ++at)
+        for (const char outside : {'\x7f', '\xc0'}) {
+          std::string broken = well_formed;
+          broken[at] = outside;
+          all.push_back(broken);
+        }
+    return all;
+  }();
   return sequences;
 }
 

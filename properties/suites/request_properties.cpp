@@ -1,6 +1,11 @@
 // The laws of spec section 8 over generated request envelopes. Every case goes
 // through laws::check_request_input, the bytes-in entry point a user's body,
 // a fuzz input and a corpus entry take; the laws live in properties/laws/.
+#include <algorithm>
+#include <cctype>
+#include <utility>
+#include <vector>
+
 #include "core/envelope.hpp"
 #include "core/json_equality.hpp"
 #include "core/preprocess.hpp"
@@ -339,6 +344,128 @@ POOLCHECK_PROPERTY(RequestLaws, TokenTotalTakesUpToItsLimit, kTokenTotalLimit) {
   for (const Json& document : {padded_envelope(pairs, meets), padded_envelope(pairs, meets + 1),
                                padded_envelope(1, kMaxTotalTokens + 1)})
     expect_lawful(token_total_laws(document), request_input(input_json(document)));
+}
+
+namespace {
+
+const PropertySpec kIllFormedUtf8{100,
+                                  {{"newline before the sequence", 0.05}, {"non-ASCII prefix", 0.2}, {"in a key", 0.1}}};
+
+// A score request with `text`, written raw, as its query or as a key of its
+// body; `lead` goes before its first key (white space, newlines among it,
+// that moves the position).
+std::string request_with_raw_text(const std::string& lead, const std::string& text, bool as_key) {
+  const std::string body = as_key ? "\"" + text + R"(":1,"queries":"q")" : R"("queries":")" + text + "\"";
+  return "{" + lead + R"("endpoint":"score","request":{)" + body + R"(,"documents":"d"}})";
+}
+
+// The laws hold on `bytes`, and the core refused them as invalid UTF-8.
+void expect_refused_as_invalid_utf8(std::string_view bytes) {
+  const laws::CheckResult result = laws::check_request_input(bytes);
+  laws::Violations found = result.violations;
+  const std::string message = result.accepted ? "" : result.outcome["error"]["message"].get<std::string>();
+  if (message.rfind("Invalid JSON: Invalid UTF-8 byte: ", 0) != 0)
+    found.push_back({"utf8-refusal", "an ill-formed UTF-8 sequence in a string was " +
+                                         (result.accepted ? std::string("accepted") : "refused with '" + message + "'") +
+                                         "; it is refused as 'Invalid UTF-8 byte'"});
+  expect_lawful(found, request_input(std::string(bytes)));
+}
+
+}  // namespace
+
+// The JSON door takes only well-formed UTF-8 (spec 10.4). Each ill-formed
+// sequence the generators know (broken_utf8_sequences: broken at each byte,
+// each lead byte's range crossed at either end, each continuation byte just
+// outside 0x80..0xBF) is put in a query or a key after a generated prefix, and after
+// none: the request is refused as invalid UTF-8, at the sequence's first byte
+// (law utf8-refusal judges the position). Every sequence, every case: a draw
+// of one defect among many would meet a given sequence once in a few runs.
+// Automatic mutants auto-json-input-111-int-literal-2, -112-int-literal-1 and
+// -114/-115-int-literal-12/-17 took a continuation byte of 0x7F or 0xC0,
+// -119-int-literal-5 refused one byte late, -117-int-literal-6 read on past it,
+// -117-plus-minus-1 read past the end of the input to complete a sequence,
+// and -223-true-false-1 read on after a key that failed (one case in three
+// puts the sequence in a key).
+POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf8) {
+  const std::string lead = *rc::gen::element<std::string>("", " ", "\n", "\n \n\t");
+  const std::string written = input_json(Json(*gen_unicode_string(6)));
+  const std::string prefix = written.substr(1, written.size() - 2);  // escaped as JSON, without its quotes
+  if (lead.find('\n') != std::string::npos) see("newline before the sequence");
+  if (std::any_of(prefix.begin(), prefix.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    see("non-ASCII prefix");
+  const bool as_key = chance(30);
+  if (as_key) see("in a key");
+  for (const std::string& before : {std::string(), prefix}) {
+    for (const std::string& broken : broken_utf8_sequences())
+      expect_refused_as_invalid_utf8(request_with_raw_text(lead, before + broken + "b", as_key));
+    // A sequence cut by the end of the input, in a buffer whose next bytes
+    // would complete it: the door reads only the bytes it was given.
+    for (const std::string cut : {"\xc3", "\xe4\xb8", "\xf0\x9f\x98"}) {
+      const std::string text = request_with_raw_text(lead, before + cut, as_key);
+      const std::string buffer = text.substr(0, text.rfind(cut) + cut.size()) + "\x80\x80\x80\"}}";
+      expect_refused_as_invalid_utf8(std::string_view(buffer).substr(0, buffer.size() - 6));
+    }
+  }
+}
+
+namespace {
+
+const PropertySpec kCutTexts{200, {{"cut where the next byte would continue the text", 0.3}}};
+
+// Texts cut where the bytes after them would complete what they started: a
+// number's sign, fraction or exponent, a UTF-8 sequence, an escape, a \u
+// escape or its surrogate pair, a literal.
+const std::vector<std::pair<std::string, std::string>> kCutBeforeTheirEnd = {
+    {R"({"a":-)", "5}"},          {R"({"a":1.)", "5}"},         {R"({"a":1e)", "5}"},
+    {R"({"a":1e-)", "5}"},        {"{\"a\":\"x\xe4\xb8", "\xad\"}"}, {R"({"a":"x\)", R"(n"})"},
+    {R"({"a":"\u00)", R"(41"})"}, {R"({"a":"\ud83d\ude)", R"(00"})"}, {R"({"a":tr)", "ue}"},
+    {R"({"a":-Infin)", "ity}"},   {R"({"a":Na)", "N}"},         {R"({"a")", ":1}"}};
+
+// Whether the byte after `at` would continue a text cut at `at`.
+bool cut_inside_a_token(std::string_view text, std::size_t at) {
+  if (at == 0 || at >= text.size()) return false;
+  const auto next = static_cast<unsigned char>(text[at]);
+  return std::isdigit(next) || std::isalpha(next) || (next & 0xC0) == 0x80 || text[at - 1] == '\\' ||
+         text[at - 1] == '-';
+}
+
+// The door's answer for the first `length` bytes of `buffer`, read in place
+// (the bytes after them are still there) and read from a copy of their own.
+void expect_read_alike(const std::string& buffer, std::size_t length) {
+  const std::string_view in_place = std::string_view(buffer).substr(0, length);
+  const std::string copy(in_place);
+  const laws::CheckResult result = laws::check_request_input(in_place);
+  laws::Violations found = result.violations;
+  const laws::CheckResult alone = laws::check_request_input(copy);
+  if (!json_equal(result.outcome, alone.outcome))
+    found.push_back({"reads-only-its-bytes", "the first " + std::to_string(length) + " bytes of a longer buffer gave " +
+                                                 dump_json(result.outcome) + "; the same bytes alone gave " +
+                                                 dump_json(alone.outcome)});
+  expect_lawful(found, request_input(copy));
+}
+
+}  // namespace
+
+// The door reads the bytes it is given and no byte after them (the fuzz
+// targets hand it libFuzzer's buffer, `poolcheck repro` a file's bytes). A
+// text cut short, read where the rest of it still follows in memory, gives
+// the answer the same bytes give alone: each of kCutBeforeTheirEnd every
+// case, and a generated request cut at a random byte, half the time inside
+// a token. A read past the end shows as a different answer, with no
+// sanitizer. Automatic mutants auto-json-input-117-plus-minus-1 (a UTF-8
+// sequence completed past the end), -206-relational-1 and -206-int-literal-2
+// (a minus sign's digit looked for past the end).
+POOLCHECK_PROPERTY(RequestLaws, TheDoorReadsOnlyItsBytes, kCutTexts) {
+  for (const auto& [cut, rest] : kCutBeforeTheirEnd) expect_read_alike(cut + rest, cut.size());
+  const RequestCase request = *gen_request();
+  const std::string& bytes = request.bytes;
+  std::vector<std::size_t> inside;
+  for (std::size_t at = 1; at < bytes.size(); ++at)
+    if (cut_inside_a_token(bytes, at)) inside.push_back(at);
+  const bool in_token = !inside.empty() && chance(50);
+  const std::size_t at = in_token ? *rc::gen::elementOf(inside) : *rc::gen::inRange<std::size_t>(0, bytes.size() + 1);
+  if (in_token) see("cut where the next byte would continue the text");
+  expect_read_alike(bytes, at);
 }
 
 }  // namespace poolcheck::props

@@ -16,6 +16,7 @@
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
+#include "properties/laws/utf8_laws.hpp"
 #include "tests/laws/law_test_support.hpp"
 
 namespace poolcheck::laws {
@@ -60,6 +61,30 @@ TEST(NestingLimit, ARepeatedKeyDoesNotHideTheDepthItReplaced) {
   ASSERT_FALSE(parsed.ok());
   EXPECT_HOLDS(nesting_limit_exact(bytes, parsed));
   EXPECT_EQ(written_depth(bytes), 66);
+}
+
+Result<Json> utf8_refusal(const std::string& position) {
+  return Error::bad_request("Invalid JSON: Invalid UTF-8 byte: " + position);
+}
+
+TEST(Utf8Refusal, HoldsOnTheDoorAndFiresOnATakenOrMisplacedSequence) {
+  // "é" is one character of two bytes; a newline starts line 2. The bad
+  // sequence (0xE4 0xB8 0xC0) starts at character 9, counted from 0.
+  const std::string bytes = "{\n\"\xc3\xa9\": \"x\xe4\xb8\xc0\"}";
+  EXPECT_HOLDS(utf8_refusal_exact(bytes, parse_bounded_json(bytes)));
+  EXPECT_HOLDS(utf8_refusal_exact(bytes, utf8_refusal("line 2 column 8 (char 9)")));
+  EXPECT_HOLDS(utf8_refusal_exact("\xef\xbb\xbf\"\xc0\x80\"", utf8_refusal("line 1 column 2 (char 1)")));
+  // One character late, as if the lead byte had been taken alone; or a line off.
+  EXPECT_FIRES(utf8_refusal_exact(bytes, utf8_refusal("line 2 column 9 (char 10)")), "utf8-refusal");
+  EXPECT_FIRES(utf8_refusal_exact(bytes, utf8_refusal("line 1 column 10 (char 9)")), "utf8-refusal");
+  // Taken, where each of these is ill formed: a continuation byte just outside
+  // 0x80..0xBF, an overlong form, a surrogate, past U+10FFFF, a lone continuation.
+  for (const std::string bad : {"\xc3\x7f", "\xc3\xc0", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80"})
+    EXPECT_FIRES(utf8_refusal_exact("\"" + bad + "\"", Result<Json>(Json("taken"))), "utf8-refusal") << bad;
+  // A well-formed text refused as invalid UTF-8.
+  EXPECT_FIRES(utf8_refusal_exact("\"\xf4\x8f\xbf\xbf\"", utf8_refusal("line 1 column 2 (char 1)")), "utf8-refusal");
+  // Other refusals are not the law's.
+  EXPECT_HOLDS(utf8_refusal_exact("[\xc3", parse_bounded_json("[\xc3")));
 }
 
 TEST(PrintedReadsBack, HoldsOnThePrinterAndFiresOnEachPrintingSlip) {

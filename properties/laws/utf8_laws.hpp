@@ -1,0 +1,21 @@
+#pragma once
+// The JSON door takes only well-formed UTF-8 (spec 10.4, docs/decisions.md):
+// a text it accepts is well formed from its first byte to its last, and a
+// text it refuses as `Invalid UTF-8 byte` is refused at the first byte of its
+// first ill-formed sequence, that byte's position counted in characters as
+// Python counts a JSONDecodeError's. The law finds that sequence its own way:
+// it decodes each sequence and judges the code point it spells (shortest
+// form, no surrogate, at most U+10FFFF), where the core compares each byte
+// with RFC 3629's table of ranges.
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// Law "utf8-refusal": `parsed` is what parse_bounded_json(bytes) gave.
+Violations utf8_refusal_exact(std::string_view bytes, const Result<Json>& parsed);
+
+}  // namespace poolcheck::laws
