@@ -313,7 +313,7 @@ class Reader {
   }
 
   bool read_hex4(std::size_t at, char32_t& unit) {
-    if (at + 4 > text_.size()) return false;
+    if (at + 4 >= text_.size()) return false;  // CPython's `end >= len`: a character must follow the digits
     unit = 0;
     for (std::size_t k = 0; k < 4; ++k) {
       const int h = hex_value(text_[at + k]);
@@ -338,14 +338,14 @@ class Reader {
       return true;
     }
     if (e != 'u') return fail("Invalid \\escape", at);
-    char32_t unit = 0;
+    char32_t unit = 0, low = 0;
     if (!read_hex4(at + 2, unit)) return fail("Invalid \\uXXXX escape", at + 1);
     pos_ = at + 6;
     if (unit >= 0xDC00 && unit <= 0xDFFF) return fail("Lone surrogate escape (rejected, spec 10.4)", at);
     if (unit >= 0xD800 && unit <= 0xDBFF) {
-      char32_t low = 0;
-      if (text_.substr(pos_, 2) != "\\u" || !read_hex4(pos_ + 2, low) || low < 0xDC00 || low > 0xDFFF)
-        return fail("Lone surrogate escape (rejected, spec 10.4)", at);
+      const bool paired = text_.substr(pos_, 2) == "\\u" && pos_ + 6 < text_.size();  // CPython's pairing test
+      if (paired && !read_hex4(pos_ + 2, low)) return fail("Invalid \\uXXXX escape", pos_ + 1);
+      if (low < 0xDC00 || low > 0xDFFF) return fail("Lone surrogate escape (rejected, spec 10.4)", at);
       pos_ += 6;
       unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
     }
