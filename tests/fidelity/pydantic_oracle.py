@@ -853,6 +853,15 @@ def json_cases(reference: dict) -> list:
     whole = envelope_line("score", model, base, "x_unknown", "\"ab\\\"c\"")
     lines += [(whole[:whole.index("ab") + 3] + " (cut)", whole[:whole.index("ab") + 3]),
               (whole[:whole.index("ab")] + " (cut)", whole[:whole.index("ab")])]
+    # A body holding each kind of token (a number with sign, fraction and
+    # exponent, literals, escapes, a \u escape, non-ASCII text, nesting),
+    # cut after each of its characters: json.loads refuses every cut, each with
+    # its own message and position. (No surrogate pair: a high surrogate that
+    # a cut leaves unpaired is the lone surrogate the core refuses on purpose.)
+    rich = envelope_line("score", model, base, "x_unknown",
+                         '{"n": [-1.5e+3, 0, 10E2, true, false, null, NaN, -Infinity], '
+                         '"s": "\\u00e9\\n\\"\\\\ \u00e9", "o": {"a": []}}')
+    lines += [(f"{rich[:cut]} (cut at {cut})", rich[:cut]) for cut in range(1, len(rich))]
     for text, line in lines:
         try:
             json.loads(line)
