@@ -414,13 +414,13 @@ const PropertySpec kCutTexts{200, {{"cut where the next byte would continue the 
 
 // Texts cut where the bytes after them would complete what they started: a
 // number's sign, fraction or exponent, a UTF-8 sequence, an escape, a \u
-// escape or its surrogate pair, a literal.
+// escape or its surrogate pair, a literal, a nesting at the depth limit.
 const std::vector<std::pair<std::string, std::string>> kCutBeforeTheirEnd = {
     {R"({"a":-)", "5}"},          {R"({"a":1.)", "5}"},         {R"({"a":1e)", "5}"},
     {R"({"a":1e-)", "5}"},        {"{\"a\":\"x\xe4\xb8", "\xad\"}"}, {R"({"a":"x\)", R"(n"})"},
     {R"({"a":"\u00)", R"(41"})"}, {R"({"a":"\ud83d\ude)", R"(00"})"}, {R"({"a":tr)", "ue}"},
     {R"({"a":-Infin)", "ity}"},   {R"({"a":Na)", "N}"},         {R"({"a")", ":1}"},
-    {R"({"a":"x\)", R"(u0041"})"}};
+    {R"({"a":"x\)", R"(u0041"})"}, {std::string(64, '['), "[" + std::string(65, ']')}};
 
 // Whether the byte after `at` would continue a text cut at `at`.
 bool cut_inside_a_token(std::string_view text, std::size_t at) {
@@ -456,7 +456,9 @@ void expect_read_alike(const std::string& buffer, std::size_t length) {
 // sanitizer. Automatic mutants auto-json-input-117-plus-minus-1 (a UTF-8
 // sequence completed past the end), -206-relational-1 and -206-int-literal-2
 // (a minus sign's digit looked for past the end), -331-int-literal-2,
-// -331-plus-minus-1 and -331-relational-1 (an escape read past the end).
+// -331-plus-minus-1 and -331-relational-1 (an escape read past the end),
+// -253-int-literal-2 (a point's digit) and -369-relational-1 (a bracket
+// past the end counted in the nesting depth).
 POOLCHECK_PROPERTY(RequestLaws, TheDoorReadsOnlyItsBytes, kCutTexts) {
   for (const auto& [cut, rest] : kCutBeforeTheirEnd) expect_read_alike(cut + rest, cut.size());
   const RequestCase request = *gen_request();
