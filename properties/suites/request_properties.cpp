@@ -2,8 +2,6 @@
 // through laws::check_request_input, the bytes-in entry point a user's body,
 // a fuzz input and a corpus entry take; the laws live in properties/laws/.
 #include <algorithm>
-#include <cctype>
-#include <utility>
 #include <vector>
 
 #include "core/envelope.hpp"
@@ -406,70 +404,6 @@ POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf
       expect_refused_as_invalid_utf8(std::string_view(buffer).substr(0, buffer.size() - 6));
     }
   }
-}
-
-namespace {
-
-const PropertySpec kCutTexts{200, {{"cut where the next byte would continue the text", 0.3}}};
-
-// Texts cut where the bytes after them would complete what they started: a
-// number's sign, fraction or exponent, a UTF-8 sequence, an escape, a \u
-// escape or its surrogate pair, a literal, a nesting at the depth limit.
-const std::vector<std::pair<std::string, std::string>> kCutBeforeTheirEnd = {
-    {R"({"a":-)", "5}"},          {R"({"a":1.)", "5}"},         {R"({"a":1e)", "5}"},
-    {R"({"a":1e-)", "5}"},        {"{\"a\":\"x\xe4\xb8", "\xad\"}"}, {R"({"a":"x\)", R"(n"})"},
-    {R"({"a":"\u00)", R"(41"})"}, {R"({"a":"\ud83d\ude)", R"(00"})"}, {R"({"a":tr)", "ue}"},
-    {R"({"a":-Infin)", "ity}"},   {R"({"a":Na)", "N}"},         {R"({"a")", ":1}"},
-    {R"({"a":"x\)", R"(u0041"})"}, {std::string(64, '['), "[" + std::string(65, ']')}};
-
-// Whether the byte after `at` would continue a text cut at `at`.
-bool cut_inside_a_token(std::string_view text, std::size_t at) {
-  if (at == 0 || at >= text.size()) return false;
-  const auto next = static_cast<unsigned char>(text[at]);
-  return std::isdigit(next) || std::isalpha(next) || (next & 0xC0) == 0x80 || text[at - 1] == '\\' ||
-         text[at - 1] == '-';
-}
-
-// The door's answer for the first `length` bytes of `buffer`, read in place
-// (the bytes after them are still there) and read from a copy of their own.
-void expect_read_alike(const std::string& buffer, std::size_t length) {
-  const std::string_view in_place = std::string_view(buffer).substr(0, length);
-  const std::string copy(in_place);
-  const laws::CheckResult result = laws::check_request_input(in_place);
-  laws::Violations found = result.violations;
-  const laws::CheckResult alone = laws::check_request_input(copy);
-  if (!json_equal(result.outcome, alone.outcome))
-    found.push_back({"reads-only-its-bytes", "the first " + std::to_string(length) + " bytes of a longer buffer gave " +
-                                                 dump_json(result.outcome) + "; the same bytes alone gave " +
-                                                 dump_json(alone.outcome)});
-  expect_lawful(found, request_input(copy));
-}
-
-}  // namespace
-
-// The door reads the bytes it is given and no byte after them (the fuzz
-// targets hand it libFuzzer's buffer, `poolcheck repro` a file's bytes). A
-// text cut short, read where the rest of it still follows in memory, gives
-// the answer the same bytes give alone: each of kCutBeforeTheirEnd every
-// case, and a generated request cut at a random byte, half the time inside
-// a token. A read past the end shows as a different answer, with no
-// sanitizer. Automatic mutants auto-json-input-117-plus-minus-1 (a UTF-8
-// sequence completed past the end), -206-relational-1 and -206-int-literal-2
-// (a minus sign's digit looked for past the end), -331-int-literal-2,
-// -331-plus-minus-1 and -331-relational-1 (an escape read past the end),
-// -253-int-literal-2 (a point's digit) and -369-relational-1 (a bracket
-// past the end counted in the nesting depth).
-POOLCHECK_PROPERTY(RequestLaws, TheDoorReadsOnlyItsBytes, kCutTexts) {
-  for (const auto& [cut, rest] : kCutBeforeTheirEnd) expect_read_alike(cut + rest, cut.size());
-  const RequestCase request = *gen_request();
-  const std::string& bytes = request.bytes;
-  std::vector<std::size_t> inside;
-  for (std::size_t at = 1; at < bytes.size(); ++at)
-    if (cut_inside_a_token(bytes, at)) inside.push_back(at);
-  const bool in_token = !inside.empty() && chance(50);
-  const std::size_t at = in_token ? *rc::gen::elementOf(inside) : *rc::gen::inRange<std::size_t>(0, bytes.size() + 1);
-  if (in_token) see("cut where the next byte would continue the text");
-  expect_read_alike(bytes, at);
 }
 
 }  // namespace poolcheck::props
