@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_equality.hpp"
+#include "core/json_input.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/suites/params_generators.hpp"
@@ -97,6 +98,36 @@ POOLCHECK_PROPERTY(DoorLaws, EachDoorReadsOnlyItsBytes, kCutInputs) {
   expect_read_alike(kWire, wire, *rc::gen::inRange<std::size_t>(0, wire.size() + 1));
   const std::string types = (*gen_token_types()).bytes;
   expect_read_alike(kTokenTypes, types, *rc::gen::inRange<std::size_t>(0, types.size() + 1));
+}
+
+namespace {
+
+// Each case pays for three 8 MiB inputs.
+const PropertySpec kSizeBound{3, {}};
+
+}  // namespace
+
+// The door's size bound is inclusive (spec 10.4: exactly 8 MiB passes): a
+// generated request padded with trailing white space to exactly 8 MiB gives
+// the answer it gives unpadded, and one byte more is refused with the bound's
+// own message. Automatic mutant auto-json-input-390-relational-1 refused
+// exactly 8 MiB.
+POOLCHECK_PROPERTY(DoorLaws, SizeBoundTakesExactly8MiB, kSizeBound) {
+  const std::string request = (*gen_valid_request()).bytes;
+  const std::string padded = request + std::string(kMaxInputBytes - request.size(), ' ');
+  const laws::CheckResult unpadded = laws::check_request_input(request);
+  const laws::CheckResult at_bound = laws::check_request_input(padded);
+  laws::Violations found = at_bound.violations;
+  if (!json_equal(at_bound.outcome, unpadded.outcome))
+    found.push_back({"size-bound", "padded with white space to exactly 8 MiB the request gave " +
+                                       dump_json(at_bound.outcome) + "; unpadded, " + dump_json(unpadded.outcome)});
+  const laws::CheckResult past = laws::check_request_input(padded + " ");
+  const std::string refusal =
+      "Input is " + std::to_string(kMaxInputBytes + 1) + " bytes, more than the limit of 8388608 bytes (8 MiB).";
+  append(found, past.violations);
+  if (past.accepted || past.outcome["error"]["message"] != refusal)
+    found.push_back({"size-bound", "one byte past 8 MiB gave " + dump_json(past.outcome) + "; expected '" + refusal + "'"});
+  expect_lawful(found, request_input(request));
 }
 
 }  // namespace poolcheck::props
