@@ -8,6 +8,7 @@
 #include "core/json_equality.hpp"
 #include "core/preprocess.hpp"
 #include "core/token_types.hpp"
+#include "core/wire.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -369,9 +370,27 @@ void expect_refused_as_invalid_utf8(std::string_view bytes) {
   expect_lawful(found, request_input(std::string(bytes)));
 }
 
+// Wire bytes whose extra_kwargs hold one string, "a" + `broken` + "b": the
+// MessagePack door refuses them at the sequence's first byte, by offset.
+void expect_wire_refused_as_invalid_utf8(const std::string& broken) {
+  PoolingParams params;
+  const std::string stand_in(broken.size(), 'x');  // the same length: the same string header
+  params.extra_kwargs = std::make_shared<Json>(Json{{"k", "a" + stand_in + "b"}});
+  std::string bytes = encode_wire_msgpack(params).value();
+  const std::size_t at = bytes.rfind(stand_in);
+  bytes.replace(at, broken.size(), broken);
+  const laws::CheckResult result = laws::check_params_wire_input(bytes);
+  laws::Violations found = result.violations;
+  const std::string expected = "Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at);
+  if (result.accepted || result.outcome["error"]["message"] != expected)
+    found.push_back({"utf8-refusal", "wire bytes with an ill-formed UTF-8 sequence at byte " + std::to_string(at) +
+                                         " gave " + dump_json(result.outcome) + "; expected '" + expected + "'"});
+  expect_lawful(found, wire_input(bytes));
+}
+
 }  // namespace
 
-// The JSON door takes only well-formed UTF-8 (spec 10.4). Each ill-formed
+// The JSON and MessagePack doors take only well-formed UTF-8 (spec 10.4). Each ill-formed
 // sequence the generators know (broken_utf8_sequences: broken at each byte,
 // each lead byte's range crossed at either end, each continuation byte just
 // outside 0x80..0xBF) is put in a query or a key after a generated prefix, and after
@@ -383,7 +402,9 @@ void expect_refused_as_invalid_utf8(std::string_view bytes) {
 // -119-int-literal-5 refused one byte late, -117-int-literal-6 read on past it,
 // -117-plus-minus-1 read past the end of the input to complete a sequence,
 // and -223-true-false-1 read on after a key that failed (one case in three
-// puts the sequence in a key).
+// puts the sequence in a key). Each sequence goes through the MessagePack
+// door too, in a string of extra_kwargs (auto-msgpack-168-int-literal-2 took
+// a continuation byte of 0x7F).
 POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf8) {
   const std::string lead = *rc::gen::element<std::string>("", " ", "\n", "\n \n\t");
   const std::string written = input_json(Json(*gen_unicode_string(6)));
@@ -391,6 +412,7 @@ POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf
   if (lead.find('\n') != std::string::npos) see("newline before the sequence");
   if (std::any_of(prefix.begin(), prefix.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     see("non-ASCII prefix");
+  for (const std::string& broken : broken_utf8_sequences()) expect_wire_refused_as_invalid_utf8(broken);
   const bool as_key = chance(30);
   if (as_key) see("in a key");
   for (const std::string& before : {std::string(), prefix}) {
