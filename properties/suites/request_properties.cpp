@@ -370,12 +370,14 @@ void expect_refused_as_invalid_utf8(std::string_view bytes) {
   expect_lawful(found, request_input(std::string(bytes)));
 }
 
-// Wire bytes whose extra_kwargs hold one string, "a" + `broken` + "b": the
-// MessagePack door refuses them at the sequence's first byte, by offset.
-void expect_wire_refused_as_invalid_utf8(const std::string& broken) {
+// Wire bytes whose extra_kwargs hold the string "a" + `broken` + `after`:
+// the MessagePack door refuses them at the sequence's first byte, by offset.
+// With `after` empty the string ends in the sequence, and the next key's
+// header (0xA1, a continuation byte's value) follows it in the bytes.
+void expect_wire_refused_as_invalid_utf8(const std::string& broken, const std::string& after) {
   PoolingParams params;
   const std::string stand_in(broken.size(), 'x');  // the same length: the same string header
-  params.extra_kwargs = std::make_shared<Json>(Json{{"k", "a" + stand_in + "b"}});
+  params.extra_kwargs = std::make_shared<Json>(Json{{"k", "a" + stand_in + after}, {"l", 1}});
   std::string bytes = encode_wire_msgpack(params).value();
   const std::size_t at = bytes.rfind(stand_in);
   bytes.replace(at, broken.size(), broken);
@@ -404,7 +406,8 @@ void expect_wire_refused_as_invalid_utf8(const std::string& broken) {
 // and -223-true-false-1 read on after a key that failed (one case in three
 // puts the sequence in a key). Each sequence goes through the MessagePack
 // door too, in a string of extra_kwargs (auto-msgpack-168-int-literal-2 took
-// a continuation byte of 0x7F).
+// a continuation byte of 0x7F), and three cut sequences end such a string
+// (-185-plus-minus-1 completed one with the bytes after the string).
 POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf8) {
   const std::string lead = *rc::gen::element<std::string>("", " ", "\n", "\n \n\t");
   const std::string written = input_json(Json(*gen_unicode_string(6)));
@@ -412,7 +415,8 @@ POOLCHECK_PROPERTY(RequestLaws, IllFormedUtf8RefusedWhereItStarts, kIllFormedUtf
   if (lead.find('\n') != std::string::npos) see("newline before the sequence");
   if (std::any_of(prefix.begin(), prefix.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     see("non-ASCII prefix");
-  for (const std::string& broken : broken_utf8_sequences()) expect_wire_refused_as_invalid_utf8(broken);
+  for (const std::string& broken : broken_utf8_sequences()) expect_wire_refused_as_invalid_utf8(broken, "b");
+  for (const std::string cut : {"\xc3", "\xe4\xb8", "\xf0\x9f\x98"}) expect_wire_refused_as_invalid_utf8(cut, "");
   const bool as_key = chance(30);
   if (as_key) see("in a key");
   for (const std::string& before : {std::string(), prefix}) {
