@@ -343,7 +343,7 @@ class Reader {
     pos_ = at + 6;
     if (unit >= 0xDC00 && unit <= 0xDFFF) return fail("Lone surrogate escape (rejected, spec 10.4)", at);
     if (unit >= 0xD800 && unit <= 0xDBFF) {
-      const bool paired = text_.substr(pos_, 2) == "\\u" && pos_ + 6 < text_.size();  // CPython's pairing test
+      const bool paired = text_.substr(pos_, 2) == "\\u";  // CPython: a bad or cut second half is its own error
       if (paired && !read_hex4(pos_ + 2, low)) return fail("Invalid \\uXXXX escape", pos_ + 1);
       if (low < 0xDC00 || low > 0xDFFF) return fail("Lone surrogate escape (rejected, spec 10.4)", at);
       pos_ += 6;
