@@ -1,6 +1,7 @@
 #include "properties/suites/params_generators.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_input.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/wire.hpp"
@@ -87,22 +89,39 @@ void put_string(std::string& out, const std::string& text) {
   out += text;
 }
 
-// `value` as MessagePack with every length and integer in a form drawn from
-// those that hold it, the shortest or a wider one; floats as float64 (msgspec's
-// only float form). Values the wire cannot hold (big integers) are not given.
+// Whether float32 holds `d` exactly: the infinities, and a NaN, whose payload
+// no law compares, too.
+bool float32_holds(double d) {
+  if (!std::isfinite(d)) return true;
+  // Out of float's range the conversion is undefined, not merely inexact.
+  return std::fabs(d) <= std::numeric_limits<float>::max() && static_cast<double>(static_cast<float>(d)) == d;
+}
+
+// A float as float64, msgspec's only float form, or as float32 where that holds
+// it: msgspec reads both.
+void put_float(std::string& out, double d) {
+  if (float32_holds(d) && chance(50)) {
+    const auto narrow = static_cast<float>(d);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &narrow, sizeof bits);
+    put(out, 0xca, bits, 4);
+    return;
+  }
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &d, sizeof bits);
+  put(out, 0xcb, bits, 8);
+}
+
+// `value` as MessagePack with every length, integer and float in a form drawn
+// from those that hold it, the shortest or a wider one (put_float). Values the
+// wire cannot hold (big integers) are not given.
 void put_value(std::string& out, const Json& value) {
   switch (value.type()) {
     case Json::value_t::null: out += '\xc0'; return;
     case Json::value_t::boolean: out += value.get<bool>() ? '\xc3' : '\xc2'; return;
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned: put_integer(out, value); return;
-    case Json::value_t::number_float: {
-      const double d = value.get<double>();
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &d, sizeof bits);
-      put(out, 0xcb, bits, 8);
-      return;
-    }
+    case Json::value_t::number_float: put_float(out, value.get<double>()); return;
     case Json::value_t::string: put_string(out, value.get_ref<const std::string&>()); return;
     case Json::value_t::array:
       put_length(out, value.size(), 0x90, 16, 0, 0xdc, 0xdd);
@@ -167,7 +186,7 @@ rc::Gen<WireCase> gen_wire_defect() {
       return std::pair{std::move(bytes), start};
     };
     WireCase c;
-    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) {
+    switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)) {
       case 0: {
         const auto at = *rc::gen::inRange<std::size_t>(0, 9);
         pad_to(at + 1);
@@ -258,6 +277,53 @@ rc::Gen<WireCase> gen_wire_defect() {
         c.kind = "a type the decoder does not take";
         c.expected_family = "invalid-msgpack";
         c.expected_message = "Invalid MessagePack: " + std::string(refused.reason) + " at byte " + std::to_string(at);
+        return c;
+      }
+      case 11: {  // cut inside extra_kwargs where a key or a value is due: the end, where an item was expected
+        const std::string marker = "\x01poolcheck-value";
+        auto [bytes, start] = bytes_with_extras({{"k", marker}, {"z", 1}}, marker);
+        // After the first key's value a key is due, after the second key its value.
+        const std::size_t cut = start + marker.size() + (chance(50) ? 0 : 2);
+        c.bytes = bytes.substr(0, cut);
+        c.kind = "bytes cut where an item is due";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: unexpected end of input, a value was expected at byte " +
+                             std::to_string(cut);
+        return c;
+      }
+      case 12: {  // extra_kwargs' header declares more items than the bytes left could hold
+        const std::string marker = "\x01poolcheck-value";
+        auto [bytes, start] = bytes_with_extras({{"k", marker}}, marker);
+        const std::size_t header = start - 4;  // fixmap, then the key's fixstr "k", then the value's header
+        const bool map = chance(50);
+        // At most 13 bytes left: every declared count below fits the fix form.
+        const auto left = *rc::gen::inRange<std::size_t>(0, 14);
+        // Each item takes a byte at least, each map entry two: one more than that is the least refused.
+        const std::size_t count = (map ? left / 2 : left) + *rc::gen::inRange<std::size_t>(1, 3);
+        bytes.resize(header + 1 + left);
+        bytes[header] = static_cast<char>((map ? 0x80 : 0x90) | count);
+        c.bytes = bytes;
+        c.kind = "a count past the bytes left";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: " + std::string(map ? "map" : "array") + " declares " +
+                             std::to_string(count) + (map ? " entries" : " items") + " but only " +
+                             std::to_string(left) + (left == 1 ? " byte follows" : " bytes follow") +
+                             " at byte " + std::to_string(header);
+        return c;
+      }
+      case 13: {  // extra_kwargs nested one container past the limit: refused where that container opens
+        // The wire array and the map of extra_kwargs are levels 1 and 2; arrays make levels 3 to limit + 1.
+        Json deep = Json::array();
+        for (int level = 4; level <= kMaxNestingDepth + 1; ++level) deep = Json::array({std::move(deep)});
+        const std::string key = "\x01poolcheck-deep";
+        auto [bytes, start] = bytes_with_extras({{key, std::move(deep)}}, key);
+        // Each array's header is one byte (fixarray), the first right after the key.
+        const std::size_t at = start + key.size() + static_cast<std::size_t>(kMaxNestingDepth + 1 - 3);
+        c.bytes = bytes;
+        c.kind = "containers nested past the limit";
+        c.expected_family = "invalid-msgpack";
+        c.expected_message = "Invalid MessagePack: containers nested more than " +
+                             std::to_string(kMaxNestingDepth) + " deep at byte " + std::to_string(at);
         return c;
       }
       case 8: {  // one item of late_interaction_params wrong: the error names that item's own path

@@ -19,12 +19,13 @@ struct WireCase {
 };
 void showValue(const WireCase& input, std::ostream& os);
 // Generated params' encoding, sometimes with damaged bytes, sometimes with
-// lengths and integers in wider forms than msgspec's shortest (kind "wider
-// forms"): a decoder reads any form.
+// lengths and integers in wider forms than msgspec's shortest, and floats as
+// float32 where that holds them (kind "wider forms"): a decoder reads any form.
 rc::Gen<WireCase> gen_wire_case(const PoolingParams& params);
 // A valid wire array with one defect: a wrong element type, too many
-// elements, another output_kind, a removed task, cut bytes, no array, a map
-// key of another type.
+// elements, another output_kind, a removed task, cut bytes (anywhere, or where
+// an item is due), no array, a map key of another type, a count past the bytes
+// left, containers nested past the limit.
 rc::Gen<WireCase> gen_wire_defect();
 
 struct VerifyCase {

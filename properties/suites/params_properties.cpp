@@ -44,7 +44,8 @@ const PropertySpec kWire{20000,
                           {"wire: fewer than 9 elements", 0.10}}};
 
 // msgspec writes the shortest forms and reads any: the same params with wider
-// lengths and integers must give the check's outcome of the shortest bytes.
+// lengths and integers, and floats as float32 where that holds them, must give
+// the check's outcome of the shortest bytes.
 // (The wire laws compare decoded values, so a decoder that misreads only a
 // form msgspec never writes, a str32 key say, passes them.)
 laws::Violations wider_forms_read_alike(const PoolingParams& params, const laws::CheckResult& wider) {
