@@ -185,6 +185,8 @@ rc::Gen<WireCase> gen_wire_defect() {
       const std::size_t start = bytes.rfind(marked);
       return std::pair{std::move(bytes), start};
     };
+    // A string value of extra_kwargs that nothing else in the wire holds: where a defect writes.
+    const std::string value_marker = "\x01poolcheck-value";
     WireCase c;
     switch (*rc::gen::element(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)) {
       case 0: {
@@ -269,10 +271,9 @@ rc::Gen<WireCase> gen_wire_defect() {
             {'\xd5', "unsupported type fixext2 (0xd5)"}, {'\xd6', "unsupported type fixext4 (0xd6)"},
             {'\xd7', "unsupported type fixext8 (0xd7)"}, {'\xd8', "unsupported type fixext16 (0xd8)"}};
         const Refused& refused = kRefused[*rc::gen::inRange<std::size_t>(0, std::size(kRefused))];
-        const std::string marker = "\x01poolcheck-value";
-        auto [bytes, start] = bytes_with_extras({{"k", marker}}, marker);
+        auto [bytes, start] = bytes_with_extras({{"k", value_marker}}, value_marker);
         const std::size_t at = start - 1;  // the value's fixstr header
-        bytes.replace(at, marker.size() + 1, 1, refused.tag);
+        bytes.replace(at, value_marker.size() + 1, 1, refused.tag);
         c.bytes = bytes;
         c.kind = "a type the decoder does not take";
         c.expected_family = "invalid-msgpack";
@@ -280,10 +281,9 @@ rc::Gen<WireCase> gen_wire_defect() {
         return c;
       }
       case 11: {  // cut inside extra_kwargs where a key or a value is due: the end, where an item was expected
-        const std::string marker = "\x01poolcheck-value";
-        auto [bytes, start] = bytes_with_extras({{"k", marker}, {"z", 1}}, marker);
+        auto [bytes, start] = bytes_with_extras({{"k", value_marker}, {"z", 1}}, value_marker);
         // After the first key's value a key is due, after the second key its value.
-        const std::size_t cut = start + marker.size() + (chance(50) ? 0 : 2);
+        const std::size_t cut = start + value_marker.size() + (chance(50) ? 0 : 2);
         c.bytes = bytes.substr(0, cut);
         c.kind = "bytes cut where an item is due";
         c.expected_family = "invalid-msgpack";
@@ -292,8 +292,7 @@ rc::Gen<WireCase> gen_wire_defect() {
         return c;
       }
       case 12: {  // extra_kwargs' header declares more items than the bytes left could hold
-        const std::string marker = "\x01poolcheck-value";
-        auto [bytes, start] = bytes_with_extras({{"k", marker}}, marker);
+        auto [bytes, start] = bytes_with_extras({{"k", value_marker}}, value_marker);
         const std::size_t header = start - 4;  // fixmap, then the key's fixstr "k", then the value's header
         const bool map = chance(50);
         // At most 13 bytes left: every declared count below fits the fix form.
