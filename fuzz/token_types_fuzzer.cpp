@@ -7,7 +7,7 @@
 #include "fuzz/work_budget.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, poolcheck::fuzz::kCommandsTargetCheck,
+  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, poolcheck::fuzz::kTokenTypesTargetCheck,
                                          data, size);
 }
 

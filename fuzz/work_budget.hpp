@@ -32,6 +32,7 @@
 // targets' full check, given to one input in kFullCheckOneIn by its hash; a
 // slip in a command's JSON layer shows on short inputs as well as long ones,
 // so a campaign still meets it, after 8 times the executions.
+#include <cstddef>
 #include <cstdint>
 
 #include "properties/laws/check.hpp"
@@ -46,5 +47,7 @@ inline constexpr std::uint32_t kFullCheckOneIn = 8;
 
 inline constexpr laws::CheckDepth kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};
 inline constexpr laws::CheckDepth kCommandsTargetCheck{0, kFullCheckOneIn};
+inline constexpr std::size_t kCommandTypesLimit = 64;
+inline constexpr laws::CheckDepth kTokenTypesTargetCheck{0, kFullCheckOneIn, kCommandTypesLimit};
 
 }  // namespace poolcheck::fuzz

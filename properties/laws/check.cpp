@@ -318,12 +318,17 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   return out;
 }
 
+// What `poolcheck compress` prints for `k`.
+Json compression_outcome(const Result<std::int64_t>& k) {
+  return k ? Json{{"compressed_token_type_ids", *k}} : error_body(k.error());
+}
+
 CheckResult check_token_types(std::string_view bytes, const CheckDepth& how) {
   const auto types = token_types_from_bytes(bytes);
   const auto k = compress_token_types(types);
   CheckResult result{compression_law(types, k), false, nullptr};
   result.accepted = k.ok();
-  result.outcome = k ? Json{{"compressed_token_type_ids", *k}} : error_body(k.error());
+  result.outcome = compression_outcome(k);
   if (!k) append(result.violations, error_law(k.error()));
 
   const auto batch = batch_from_types(types);
@@ -336,7 +341,16 @@ CheckResult check_token_types(std::string_view bytes, const CheckDepth& how) {
     if (t == 0 || t == 1) bits.push_back(t);
   append(result.violations, packing_law(ids, bits));
   if (!ids.empty()) append(result.violations, packing_law(std::span(ids).first(ids.size() / 2), bits));
-  if (full_check(bytes, how)) append(result.violations, token_type_commands_agree(types, k, result.outcome, batch));
+  if (!full_check(bytes, how)) return result;
+  if (how.command_types_limit == 0 || types.size() <= how.command_types_limit) {
+    append(result.violations, token_type_commands_agree(types, k, result.outcome, batch));
+    return result;
+  }
+  // The commands on a prefix, judged by the core's own answers for it.
+  const std::vector<std::int64_t> prefix(types.begin(), types.begin() + how.command_types_limit);
+  const auto prefix_k = compress_token_types(prefix);
+  append(result.violations,
+         token_type_commands_agree(prefix, prefix_k, compression_outcome(prefix_k), batch_from_types(prefix)));
   return result;
 }
 

@@ -3,6 +3,7 @@
 // `poolcheck repro` all hand raw input bytes to one of these, and report what
 // comes back. One function per fuzz target; each runs the core and every law
 // that applies, and never throws.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ struct CheckDepth {
   // runs on every input. The choice follows from the bytes, so a finding
   // reproduces, and `poolcheck repro` (n = 1) sees it too.
   std::uint32_t full_check_one_in = 1;
+  // `token_types` only. > 0: its full check hands the commands the first this
+  // many types (and their batch), not the whole list.
+  std::size_t command_types_limit = 0;
 };
 
 // The `poolcheck preprocess` envelope: bounded parse, pre-processing, every

@@ -1049,6 +1049,27 @@ TEST(TokenTypesCheck, BytesMapToTypesAndEveryLawHolds) {
             "Token type ids are expected to be a sequence of zeros followed by a sequence of ones");
 }
 
+// The fuzz target's depth hands the commands only the first types of a long
+// list: the core's answers for that prefix are what the commands must match,
+// so a long list that compresses, one that does not, and one with batch
+// separators past the prefix all hold, with the whole list's outcome.
+TEST(TokenTypeLaws, CommandsOnAPrefixAreJudgedByThePrefix) {
+  const CheckDepth prefix_only{0, 1, 64};
+  std::string zeros_then_ones(40, '\x00');
+  zeros_then_ones += std::string(160, '\x01');  // compresses; its first 64 types too
+  std::string broken = zeros_then_ones;
+  broken[100] = '\x00';  // past the prefix: the whole list fails, the prefix compresses
+  std::string separated = zeros_then_ones;
+  separated[20] = '\xFC';
+  separated[120] = '\xFD';
+  for (const std::string& bytes : {zeros_then_ones, broken, separated}) {
+    const CheckResult limited = check_token_types_input(bytes, prefix_only);
+    EXPECT_HOLDS(limited.violations);
+    EXPECT_EQ(dump_json(limited.outcome), dump_json(check_token_types_input(bytes).outcome));
+  }
+  EXPECT_FALSE(check_token_types_input(broken, prefix_only).accepted);
+}
+
 // ------------------------------------------------------ params and verify laws
 
 TEST(ParamsLaws, HoldOnValidParamsAndNonCanonicalBytes) {
