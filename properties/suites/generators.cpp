@@ -1,8 +1,10 @@
 #include "properties/suites/generators.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include "core/integer.hpp"
 #include "core/unicode.hpp"
@@ -55,6 +57,44 @@ bool chance(int percent) {
   const auto coin = rc::gen::weightedElement<bool>(
       {{static_cast<std::size_t>(100 - percent), false}, {static_cast<std::size_t>(percent), true}});
   return *rc::gen::shrink(coin, [](bool value) { return value ? rc::seq::just(false) : rc::Seq<bool>(); });
+}
+
+namespace {
+
+// The kinds of byte after which a JSON text promises more (gen_json_cut), or
+// kNoPromise. `before` is the byte before `c`, which tells an exponent's `e`
+// (after a digit) from a letter.
+constexpr std::size_t kPromiseKinds = 7;
+constexpr std::size_t kNoPromise = kPromiseKinds;
+std::size_t promise_kind(unsigned char before, unsigned char c) {
+  const auto digit = [](unsigned char b) { return b >= '0' && b <= '9'; };
+  if (c == '-') return 0;
+  if (c == '.' || c == '+' || ((c == 'e' || c == 'E') && digit(before))) return 1;
+  if (c == '\\') return 2;
+  if (c >= 0x80) return 3;
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return 4;
+  if (digit(c)) return 5;
+  if (c == '"' || c == ':' || c == ',' || c == '[' || c == '{') return 6;
+  return kNoPromise;
+}
+
+}  // namespace
+
+rc::Gen<std::size_t> gen_json_cut(std::string text) {
+  return rc::gen::exec([text] {
+    std::array<std::vector<std::size_t>, kPromiseKinds> after;
+    for (std::size_t at = 1; at < text.size(); ++at) {
+      const auto before = static_cast<unsigned char>(at >= 2 ? text[at - 2] : 0);
+      const std::size_t kind = promise_kind(before, static_cast<unsigned char>(text[at - 1]));
+      if (kind != kNoPromise) after[kind].push_back(at);
+    }
+    std::vector<const std::vector<std::size_t>*> kinds;
+    for (const auto& positions : after)
+      if (!positions.empty()) kinds.push_back(&positions);
+    if (kinds.empty() || chance(20)) return *rc::gen::inRange<std::size_t>(0, text.size() + 1);
+    const auto& positions = *kinds[*rc::gen::inRange<std::size_t>(0, kinds.size())];
+    return positions[*rc::gen::inRange<std::size_t>(0, positions.size())];
+  });
 }
 
 rc::Gen<std::string> gen_unicode_string(int max_length) {

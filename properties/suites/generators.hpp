@@ -125,6 +125,15 @@ std::string style_name(TokenizerStyle style);
 // `bytes` with one to three edits: cut, a byte inserted, bytes erased, a bit flipped.
 rc::Gen<std::string> gen_mutated(std::string bytes);
 
+// Where to cut a JSON text (0 to its size) so that a reader looking ahead meets
+// the end of its input: mostly just after a byte that promises more (a minus
+// sign; a point, an exponent or its sign; a backslash; a byte of a UTF-8
+// sequence; a letter, as in a literal; a digit; a quote, colon, comma or
+// opening bracket), each of those kinds alike likely, so that a rare kind (a
+// minus sign) is drawn as often as a common one; else anywhere. DoorLaws and
+// the fuzz targets' spec mutator both cut with it.
+rc::Gen<std::size_t> gen_json_cut(std::string text);
+
 // Bytes as a readable string: valid UTF-8 as is, other bytes as \xNN.
 std::string printable(const std::string& bytes);
 

@@ -309,6 +309,8 @@ bool python_only_value(Json& envelope, std::string& what) {
   return true;
 }
 
+constexpr const char* kTextCut = "text cut";
+
 constexpr std::array<std::pair<Mutation, const char*>, 12> kRequestMutations{{
     {fresh_field, "fresh field"},
     {defect, "defect"},
@@ -454,6 +456,16 @@ void types_to_bytes(const std::vector<std::int64_t>& types, std::string& bytes) 
   for (std::int64_t t : types) bytes += static_cast<char>(t < 0 ? 0x100 + t : t);
 }
 
+// One mutated text in ten is cut short (gen_json_cut), mostly just after a
+// byte that promises more: the end of the input where the reader looks ahead.
+// The cut text no longer parses; the next mutation of it starts afresh.
+MutatedInput maybe_cut(MutatedInput input) {
+  if (!chance(10)) return input;
+  input.bytes.resize(*gen_json_cut(input.bytes));
+  input.what = std::string(kTextCut) + " after " + input.what;
+  return input;
+}
+
 }  // namespace
 
 const std::vector<std::string>& request_mutation_names() {
@@ -461,6 +473,7 @@ const std::vector<std::string>& request_mutation_names() {
     std::vector<std::string> out;
     for (const auto& [mutation, name] : kRequestMutations) out.emplace_back(name);
     out.emplace_back("repeated key");
+    out.emplace_back(kTextCut);
     return out;
   }();
   return names;
@@ -475,7 +488,7 @@ rc::Gen<MutatedInput> gen_request_mutation(const Json& envelope) {
       Json mutated = envelope;
       std::string what;
       const auto& [mutation, name] = kRequestMutations[uniform<std::size_t>(0, kRequestMutations.size())];
-      if (mutation(mutated, what)) return MutatedInput{input_json(mutated), what};
+      if (mutation(mutated, what)) return maybe_cut(MutatedInput{input_json(mutated), what});
     }
     return MutatedInput{(*gen_request()).bytes, "fresh request"};
   });
@@ -487,7 +500,7 @@ rc::Gen<MutatedInput> gen_verify_mutation(const Json& input) {
     std::string what;
     for (int attempt = 0; attempt < 4; ++attempt)
       if (kVerifyMutations[uniform<std::size_t>(0, kVerifyMutations.size())](mutated, what))
-        return MutatedInput{input_json(mutated), what};
+        return maybe_cut(MutatedInput{input_json(mutated), what});
     return MutatedInput{(*gen_verify_case()).bytes, "fresh verify case"};
   });
 }

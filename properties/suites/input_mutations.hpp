@@ -29,7 +29,8 @@ struct MutatedInput {
 // switches the shape, the endpoint or the tokenizer style; sets
 // truncate_prompt_tokens near the current token count; toggles padding; grows
 // an object past 16 keys with a repeated early key; nests to exactly the depth
-// limit (or one past it).
+// limit (or one past it). One mutated text in ten is then cut short where the
+// reader looks ahead (gen_json_cut), for both JSON targets.
 rc::Gen<MutatedInput> gen_request_mutation(const Json& envelope);
 // A verify input {"model": ..., "pooling_params": ...}, parsed: a field of a
 // fresh verify case or defect, the task, the pooler, dimensions at the edges of
