@@ -354,12 +354,16 @@ CheckResult check_token_types(std::string_view bytes, const CheckDepth& how) {
   return result;
 }
 
-CheckResult verified_run(const VerifyInput& input) {
+// verify and its laws; on a full check also the wire round trip of the
+// verified params (the params_wire target round-trips every input's params).
+CheckResult verified_run(const VerifyInput& input, bool full) {
   auto run = verify_with_laws(input.model, input.params);
   const auto& verified = run.verified;
   CheckResult result{std::move(run.violations), verified.ok(),
                      verified ? params_to_object(*verified) : error_body(verified.error())};
-  if (verified) append(result.violations, object_form_exact(result.outcome, *verified, "the verified params"));
+  if (!verified) return result;
+  append(result.violations, object_form_exact(result.outcome, *verified, "the verified params"));
+  if (full) append(result.violations, params_round_trip(*verified));
   return result;
 }
 
@@ -368,11 +372,11 @@ CheckResult verified_run(const VerifyInput& input) {
 CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   const auto document = parse_bounded_json(bytes);
   auto parsed = document ? verify_input_from_document(*document) : Result<VerifyInput>(document.error());
+  const bool full = full_check(bytes, how);
   CheckResult result =
-      parsed ? verified_run(*parsed)
+      parsed ? verified_run(*parsed, full)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, door_laws(bytes, document));
-  const bool full = full_check(bytes, how);
   if (prints_outcome(full, document))
     append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
   if (full) append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));

@@ -37,7 +37,8 @@ struct CheckDepth {
   //   params_wire  the `poolcheck params` commands on the decoded params;
   //   token_types  the `poolcheck compress`, `reconstruct` and `batch`
   //                commands on the types;
-  //   verify       the `poolcheck verify` command on the same bytes.
+  //   verify       the `poolcheck verify` command on the same bytes, and the
+  //                wire round trip of the verified params.
   // With n > 1 only inputs whose hash is 0 mod n get it; every other law
   // runs on every input. The choice follows from the bytes, so a finding
   // reproduces, and `poolcheck repro` (n = 1) sees it too.

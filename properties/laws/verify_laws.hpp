@@ -8,12 +8,15 @@
 namespace poolcheck::laws {
 
 // verify on `params`, with its laws, and what it answered (the fuzz target's
-// outcome, so verify runs twice per input, not three times).
+// outcome, so verify runs twice per input, not three times). All but the wire
+// round trip of the verified params, which the caller adds: the `verify`
+// target gives it to its full check (laws::CheckDepth).
 struct VerifyRun {
   Violations violations;
   Result<PoolingParams> verified;
 };
 VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params);
+// Every law of verify, the round trip included.
 Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 
 // Accepted dimensions are valid for the model (spec 2 step 7, judged apart
