@@ -91,7 +91,8 @@ rc::Gen<std::size_t> gen_json_cut(std::string text) {
     std::vector<const std::vector<std::size_t>*> kinds;
     for (const auto& positions : after)
       if (!positions.empty()) kinds.push_back(&positions);
-    if (kinds.empty() || chance(20)) return *rc::gen::inRange<std::size_t>(0, text.size() + 1);
+    if (text.empty()) return std::size_t{0};
+    if (kinds.empty() || chance(20)) return *rc::gen::inRange<std::size_t>(0, text.size());
     const auto& positions = *kinds[*rc::gen::inRange<std::size_t>(0, kinds.size())];
     return positions[*rc::gen::inRange<std::size_t>(0, positions.size())];
   });

@@ -125,7 +125,7 @@ std::string style_name(TokenizerStyle style);
 // `bytes` with one to three edits: cut, a byte inserted, bytes erased, a bit flipped.
 rc::Gen<std::string> gen_mutated(std::string bytes);
 
-// Where to cut a JSON text (0 to its size) so that a reader looking ahead meets
+// Where to cut a JSON text (below its size: a cut always cuts) so that a reader looking ahead meets
 // the end of its input: mostly just after a byte that promises more (a minus
 // sign; a point, an exponent or its sign; a backslash; a byte of a UTF-8
 // sequence; a letter, as in a literal; a digit; a quote, colon, comma or
