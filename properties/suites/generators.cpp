@@ -82,6 +82,7 @@ std::size_t promise_kind(unsigned char before, unsigned char c) {
 
 rc::Gen<std::size_t> gen_json_cut(std::string text) {
   return rc::gen::exec([text] {
+    if (text.empty()) return std::size_t{0};
     std::array<std::vector<std::size_t>, kPromiseKinds> after;
     for (std::size_t at = 1; at < text.size(); ++at) {
       const auto before = static_cast<unsigned char>(at >= 2 ? text[at - 2] : 0);
@@ -91,7 +92,6 @@ rc::Gen<std::size_t> gen_json_cut(std::string text) {
     std::vector<const std::vector<std::size_t>*> kinds;
     for (const auto& positions : after)
       if (!positions.empty()) kinds.push_back(&positions);
-    if (text.empty()) return std::size_t{0};
     if (kinds.empty() || chance(20)) return *rc::gen::inRange<std::size_t>(0, text.size());
     const auto& positions = *kinds[*rc::gen::inRange<std::size_t>(0, kinds.size())];
     return positions[*rc::gen::inRange<std::size_t>(0, positions.size())];

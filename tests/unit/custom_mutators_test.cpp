@@ -11,6 +11,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/integer.hpp"
@@ -73,6 +74,14 @@ const char* const kEnvelope =
 
 const char* const kScoreEnvelope = R"({"endpoint":"score","request":{"queries":"a cat","documents":["the mat"]}})";
 
+// The draws of request_draws(envelope, 600) whose `what` starts with `kind`.
+std::vector<poolcheck::props::MutatedInput> draws_named(const std::string& envelope, std::string_view kind) {
+  std::vector<poolcheck::props::MutatedInput> named;
+  for (auto& draw : request_draws(envelope, 600))
+    if (draw.what.rfind(kind, 0) == 0) named.push_back(std::move(draw));
+  return named;
+}
+
 TEST(RequestMutations, EveryKindIsDrawnAndMostStayJson) {
   std::set<std::string> kinds;
   for (const char* envelope : {kEnvelope, kScoreEnvelope}) {
@@ -105,21 +114,16 @@ TEST(JsonCut, ARareKindOfByteIsDrawnAsOftenAsACommonOne) {
 }
 
 TEST(RequestMutations, TextCutIsAPrefixThatNoLongerParses) {
-  int seen = 0;
-  for (const auto& draw : request_draws(kEnvelope, 600)) {
-    if (draw.what.rfind("text cut after ", 0) != 0) continue;
-    ++seen;
-    // A proper prefix of an object's text: its closing brace is gone.
+  const auto draws = draws_named(kEnvelope, "text cut after ");
+  EXPECT_FALSE(draws.empty());
+  for (const auto& draw : draws)  // a proper prefix of an object's text: its closing brace is gone
     EXPECT_FALSE(poolcheck::parse_bounded_json(draw.bytes).ok()) << draw.bytes;
-  }
-  EXPECT_GT(seen, 0);
 }
 
 TEST(RequestMutations, BigIntegerLandsOnATypedIntField) {
-  int seen = 0;
-  for (const auto& draw : request_draws(kEnvelope, 600)) {
-    if (draw.what.rfind("big integer: ", 0) != 0) continue;
-    ++seen;
+  const auto draws = draws_named(kEnvelope, "big integer: ");
+  EXPECT_FALSE(draws.empty());
+  for (const auto& draw : draws) {
     const std::string field = draw.what.substr(13, draw.what.find(' ', 13) - 13);
     const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
     ASSERT_TRUE(parsed.ok());
@@ -127,16 +131,14 @@ TEST(RequestMutations, BigIntegerLandsOnATypedIntField) {
     ASSERT_TRUE(value.has_value()) << draw.bytes;
     EXPECT_FALSE(value->to_int64().has_value()) << draw.bytes;  // beyond 64 bits
   }
-  EXPECT_GT(seen, 0);
 }
 
 TEST(RequestMutations, UnionClassAddsASecondCompleteClass) {
   const std::vector<std::pair<std::string, std::string>> classes{
       {"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"}, {"text_1", "text_2"}};
-  int seen = 0;
-  for (const auto& draw : request_draws(kScoreEnvelope, 600)) {
-    if (draw.what.rfind("union class", 0) != 0) continue;
-    ++seen;
+  const auto draws = draws_named(kScoreEnvelope, "union class");
+  EXPECT_FALSE(draws.empty());
+  for (const auto& draw : draws) {
     const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
     ASSERT_TRUE(parsed.ok());
     const Json& body = (*parsed)["request"];
@@ -145,7 +147,6 @@ TEST(RequestMutations, UnionClassAddsASecondCompleteClass) {
     });
     EXPECT_GE(complete, 2) << draw.bytes;
   }
-  EXPECT_GT(seen, 0);
 }
 
 // Whether `value` holds NaN, an infinity or an integer beyond int64.
@@ -156,31 +157,30 @@ bool holds_python_only_value(const Json& value) {
 }
 
 TEST(RequestMutations, PythonValueWritesWhatStrictJsonHasNot) {
-  int seen = 0;
-  for (const char* envelope : {kEnvelope, kScoreEnvelope})
-    for (const auto& draw : request_draws(envelope, 600)) {
-      if (draw.what.rfind("python value: ", 0) != 0) continue;
-      ++seen;
+  std::size_t seen = 0;
+  for (const char* envelope : {kEnvelope, kScoreEnvelope}) {
+    const auto draws = draws_named(envelope, "python value: ");
+    seen += draws.size();
+    for (const auto& draw : draws) {
       const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
       ASSERT_TRUE(parsed.ok()) << draw.bytes;  // read as Python's json.loads reads it
       EXPECT_FALSE(holds_python_only_value(*poolcheck::parse_bounded_json(envelope))) << envelope;
       EXPECT_TRUE(holds_python_only_value((*parsed)["request"])) << draw.bytes;
     }
-  EXPECT_GT(seen, 0);
+  }
+  EXPECT_GT(seen, 0u);
 }
 
 TEST(RequestMutations, NestingReachesExactlyTheLimitOrOnePast) {
   std::set<int> depths;
-  for (const auto& draw : request_draws(kEnvelope, 600))
-    if (draw.what.rfind("nesting", 0) == 0) depths.insert(poolcheck::nesting_depth(draw.bytes, 100));
+  for (const auto& draw : draws_named(kEnvelope, "nesting")) depths.insert(poolcheck::nesting_depth(draw.bytes, 100));
   EXPECT_EQ(depths, (std::set<int>{poolcheck::kMaxNestingDepth, poolcheck::kMaxNestingDepth + 1}));
 }
 
 TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
-  int seen = 0;
-  for (const auto& draw : request_draws(kEnvelope, 600)) {
-    if (draw.what.rfind("repeated key", 0) != 0) continue;
-    ++seen;
+  const auto draws = draws_named(kEnvelope, "repeated key");
+  EXPECT_FALSE(draws.empty());
+  for (const auto& draw : draws) {
     const auto key = draw.what.substr(draw.what.find('\'') + 1);
     const std::string quoted = "\"" + key.substr(0, key.find('\'')) + "\":";
     const auto first = draw.bytes.find(quoted);
@@ -188,13 +188,11 @@ TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
     EXPECT_NE(draw.bytes.find(quoted, first + 1), std::string::npos) << draw.bytes;
     EXPECT_NE(draw.bytes.find("x-filler-"), std::string::npos);
   }
-  EXPECT_GT(seen, 0);
 }
 
 TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
   // [CLS] a cat [SEP] the mat [SEP]: the longest prompt is 7 tokens, the target 7 - 3 to 7 + 1.
-  for (const auto& draw : request_draws(kEnvelope, 600)) {
-    if (draw.what.rfind("truncate_prompt_tokens", 0) != 0) continue;
+  for (const auto& draw : draws_named(kEnvelope, "truncate_prompt_tokens")) {
     const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
     ASSERT_TRUE(parsed.ok());
     const auto target = (*parsed)["request"]["truncate_prompt_tokens"].get<std::int64_t>();
