@@ -113,6 +113,21 @@ Result<std::optional<Side>> parse_side_literal(const Fields& fields, std::string
   return std::optional<Side>(**side == "left" ? Side::Left : Side::Right);
 }
 
+// truncate_prompt_tokens (at least -1) then truncation_side, as both doors
+// read them; `integer` reads the first: Fields::coerced_integer online
+// (pydantic's lax int), Fields::exact_integer for a Python call.
+using IntegerReader = Result<std::optional<Integer>> (Fields::*)(std::string_view, Null) const;
+MaybeError parse_truncation_fields(const Fields& fields, IntegerReader integer, ScoringRequest& out) {
+  auto truncate = (fields.*integer)("truncate_prompt_tokens", Null::IsAbsent);
+  if (!truncate) return truncate.error();
+  if (*truncate && **truncate < -1) return lower_bound_error("truncate_prompt_tokens", -1);
+  out.truncate_prompt_tokens = *truncate;
+  auto side = parse_side_literal(fields, "truncation_side");
+  if (!side) return side.error();
+  out.truncation_side = *side;
+  return {};
+}
+
 // The common fields after `normalize` and `cache_salt`, in the order of spec section 6.
 MaybeError parse_common_fields(const Fields& fields, ScoringRequest& out) {
   auto model = fields.string("model", Null::IsAbsent);
@@ -124,13 +139,7 @@ MaybeError parse_common_fields(const Fields& fields, ScoringRequest& out) {
   if (!request_id) return request_id.error();
   out.request_id = request_id->value_or("0");
 
-  auto truncate = fields.coerced_integer("truncate_prompt_tokens", Null::IsAbsent);
-  if (!truncate) return truncate.error();
-  if (*truncate && **truncate < -1) return lower_bound_error("truncate_prompt_tokens", -1);
-  out.truncate_prompt_tokens = *truncate;
-  auto side = parse_side_literal(fields, "truncation_side");
-  if (!side) return side.error();
-  out.truncation_side = *side;
+  if (auto e = parse_truncation_fields(fields, &Fields::coerced_integer, out)) return *e;
   auto padding = fields.literal("padding", Null::IsAbsent, {"max_length", "do_not_pad"});
   if (!padding) return padding.error();
   out.pad_to_max_length = *padding == "max_length";
@@ -270,13 +279,7 @@ Result<ScoringRequest> parse_offline_call(const Json& call) {
     out.caller_params = std::make_shared<PoolingParams>(std::move(*parsed));
   }
   // A Python call: its ints are exact, of any size, and never coerced.
-  auto truncate = fields.exact_integer("truncate_prompt_tokens", Null::IsAbsent);
-  if (!truncate) return truncate.error();
-  if (*truncate && **truncate < -1) return lower_bound_error("truncate_prompt_tokens", -1);
-  out.truncate_prompt_tokens = *truncate;
-  auto side = parse_side_literal(fields, "truncation_side");
-  if (!side) return side.error();
-  out.truncation_side = *side;
+  if (auto e = parse_truncation_fields(fields, &Fields::exact_integer, out)) return *e;
   return out;
 }
 
