@@ -3,8 +3,10 @@
 // any law, and checks nothing, so that a target's exec/s can be measured
 // against the cheapest thing it could possibly do, with the same compiler
 // flags (sanitizers and coverage), libraries and custom mutator. Built once
-// per decoding (POOLCHECK_BASELINE, fuzz/CMakeLists.txt):
-//   poolcheck_fuzz_parse_only            the bounded JSON parse (request, verify)
+// per decoding and mutator (POOLCHECK_BASELINE, POOLCHECK_BASELINE_MUTATOR,
+// fuzz/CMakeLists.txt):
+//   poolcheck_fuzz_parse_only            the bounded JSON parse (request)
+//   poolcheck_fuzz_verify_parse_only     the same, with verify's mutator (verify)
 //   poolcheck_fuzz_token_types_decode    bytes to token types (token_types)
 //   poolcheck_fuzz_params_wire_decode    the MessagePack wire decode (params_wire)
 // They are kept out of `poolcheck fuzz`'s target list and of the fuzz-smoke
@@ -30,8 +32,6 @@ bool decode(std::string_view bytes) {
   if constexpr (kDecoding == Decoding::ParamsWire) return poolcheck::decode_wire_msgpack(bytes).ok();
 }
 
-constexpr const char* kMutatorOf[] = {"request", "token_types", "params_wire"};
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -42,5 +42,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 // same kind of inputs and pay the same mutation cost per execution.
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
                                                unsigned int seed) {
-  return poolcheck::fuzz::custom_mutator(kMutatorOf[static_cast<int>(kDecoding)], data, size, max_size, seed);
+  return poolcheck::fuzz::custom_mutator(POOLCHECK_BASELINE_MUTATOR, data, size, max_size, seed);
 }
