@@ -326,16 +326,33 @@ constexpr std::array<std::pair<Mutation, const char*>, 12> kRequestMutations{{
     {python_only_value, "python value"},
 }};
 
+// The caller's extra_kwargs of an LLM.score call, made (with one generated
+// member, so that there is a key to repeat) when the call has none. Of the
+// request's objects it is the one carried whole to every output and through the
+// wire, where a repeated key that kept the wrong value shows; few inputs hold
+// one, and a scheduler that seldom picks them (AFL++'s favoured entries) would
+// then seldom widen it, so it is drawn on its own.
+Json& caller_extras(Json& envelope) {
+  Json& extras = object_at(object_at(request_body(envelope), "pooling_params"), "extra_kwargs");
+  if (extras.empty()) extras[*gen_key()] = *gen_json(1);
+  return extras;
+}
+
 // An object of the request grown past the 16 keys where the parser starts its
 // hash index (core/json_input.cpp), then one of its first keys repeated with a
 // fresh value (the last one wins). A duplicate key has no place in a Json
 // value, so it is written into the bytes: a marker member, renamed once dumped.
+// For an LLM.score call, half the draws take the caller's extra_kwargs.
 std::optional<MutatedInput> wide_object_with_repeated_key(Json envelope) {
-  std::vector<std::pair<Json*, int>> found;
-  containers(request_body(envelope), 2, found);
   std::vector<Json*> objects;
-  for (const auto& [container, depth] : found)
-    if (container->is_object() && !container->empty()) objects.push_back(container);
+  if (endpoint_of(envelope) == "llm.score" && chance(50)) {
+    objects.push_back(&caller_extras(envelope));
+  } else {
+    std::vector<std::pair<Json*, int>> found;
+    containers(request_body(envelope), 2, found);
+    for (const auto& [container, depth] : found)
+      if (container->is_object() && !container->empty()) objects.push_back(container);
+  }
   if (objects.empty()) return std::nullopt;
   Json& object = *objects[uniform<std::size_t>(0, objects.size())];
   const std::string repeated = std::next(object.begin(), uniform<std::ptrdiff_t>(

@@ -190,6 +190,24 @@ TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
   }
 }
 
+// An LLM.score call without extra_kwargs: the mutation makes the caller's
+// extras and widens them, the one object carried whole to the outputs and the
+// wire (json-duplicate-key-index shows there, and few seeds hold one).
+TEST(RequestMutations, RepeatedKeyWidensTheCallersExtras) {
+  const std::string call = R"({"endpoint":"llm.score","request":{"data_1":"a cat","data_2":["the mat"]}})";
+  std::size_t in_extras = 0;
+  const auto draws = draws_named(call, "repeated key");
+  for (const auto& draw : draws) {
+    const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+    ASSERT_TRUE(parsed.ok()) << draw.bytes;
+    const Json* params = &(*parsed)["request"];
+    if (!params->contains("pooling_params")) continue;
+    params = &(*params)["pooling_params"];
+    in_extras += params->contains("extra_kwargs") && (*params)["extra_kwargs"].size() >= 17;
+  }
+  EXPECT_GT(in_extras * 3, draws.size()) << "about half the draws widen the extras";
+}
+
 TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
   // [CLS] a cat [SEP] the mat [SEP]: the longest prompt is 7 tokens, the target 7 - 3 to 7 + 1.
   for (const auto& draw : draws_named(kEnvelope, "truncate_prompt_tokens")) {
