@@ -5,12 +5,21 @@
 // names the target in POOLCHECK_AFL_TARGET; by hand:
 //
 //   AFL_CUSTOM_MUTATOR_LIBRARY=build/afl-mutator/fuzz/libpoolcheck_afl_mutator.so \
-//   POOLCHECK_AFL_TARGET=request afl-fuzz -i corpus/request/seeds -o out -- build/afl/fuzz/poolcheck_afl_request
+//   POOLCHECK_AFL_TARGET=request POOLCHECK_AFL_MAX_LEN=4096 \
+//   afl-fuzz -i corpus/request/seeds -o out -G 4096 -- build/afl/fuzz/poolcheck_afl_request
+//
+// POOLCHECK_AFL_MAX_LEN is the target's max_len (fuzz/<T>.options), the value
+// of -G. AFL++ offers the custom mutator its MAX_FILE (1 MiB) as max_size
+// whatever -G says, then cuts a longer test case to -G's length: a JSON text
+// cut so is JSON no more, and a spec mutation is lost. With the variable the
+// mutations keep within max_len, as under libFuzzer; `poolcheck fuzz --engine
+// afl` and bench/time_to_find set it.
 //
 // AFL++ keeps its own havoc stage alongside (AFL_CUSTOM_MUTATOR_ONLY=1 turns it
 // off). There is no libFuzzer here, so the byte half of the mix is AFL++'s own
 // havoc; this library flips one bit where custom_mutators.hpp would call the
 // engine's byte mutator.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -31,8 +40,23 @@ constexpr std::string_view kTargets[] = {"request", "verify", "params_wire", "to
 struct MutatorState {
   std::string target;
   std::uint64_t seed;
+  std::size_t max_len;  // 0: AFL++'s max_size as given
   std::vector<std::uint8_t> buffer;
 };
+
+// POOLCHECK_AFL_MAX_LEN as a positive number; 0 when unset or not one.
+std::size_t max_len_from_environment() {
+  const char* text = std::getenv("POOLCHECK_AFL_MAX_LEN");
+  if (text == nullptr) return 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || *text == '-') {
+    std::fprintf(stderr, "libpoolcheck_afl_mutator: POOLCHECK_AFL_MAX_LEN must be a number of bytes; got '%s'\n",
+                 text);
+    return 0;
+  }
+  return static_cast<std::size_t>(value);
+}
 
 }  // namespace
 
@@ -40,7 +64,7 @@ extern "C" void* afl_custom_init(void* /*afl*/, unsigned int seed) {
   const char* target = std::getenv("POOLCHECK_AFL_TARGET");
   for (std::string_view known : kTargets)
     if (target != nullptr && known == target)
-      return new (std::nothrow) MutatorState{std::string(known), seed, {}};
+      return new (std::nothrow) MutatorState{std::string(known), seed, max_len_from_environment(), {}};
   std::fprintf(stderr,
                "libpoolcheck_afl_mutator: set POOLCHECK_AFL_TARGET to the fuzz target's name "
                "(request, verify, params_wire or token_types); got %s\n",
@@ -51,11 +75,12 @@ extern "C" void* afl_custom_init(void* /*afl*/, unsigned int seed) {
 extern "C" std::size_t afl_custom_fuzz(void* data, std::uint8_t* buf, std::size_t buf_size, std::uint8_t** out_buf,
                                        std::uint8_t* /*add_buf*/, std::size_t /*add_buf_size*/, std::size_t max_size) {
   auto& state = *static_cast<MutatorState*>(data);
+  const std::size_t limit = state.max_len > 0 ? std::min(max_size, state.max_len) : max_size;
   state.buffer.assign(buf, buf + buf_size);
-  state.buffer.resize(std::max(max_size, buf_size));
+  state.buffer.resize(std::max(limit, buf_size));
   const auto seed = static_cast<unsigned int>(poolcheck::fuzz::splitmix64(state.seed));  // one per call
   const std::size_t size =
-      poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, max_size, seed, nullptr);
+      poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, limit, seed, nullptr);
   *out_buf = state.buffer.data();
   return size;
 }

@@ -102,6 +102,8 @@ class AflEngine final : public FuzzEngine {
         {"UBSAN_OPTIONS", "abort_on_error=1:halt_on_error=1:symbolize=0"},
     };
     add_spec_mutator(plan, launch);
+    for (const auto& [key, value] : libfuzzer_options(plan.options_file))
+      if (key == "max_len") launch.env.emplace_back("POOLCHECK_AFL_MAX_LEN", value);  // as -G: afl_custom_mutator.cpp
     return launch;
   }
 

@@ -4,6 +4,7 @@
 // promotion and its duplicate refusal, and the parsing of libFuzzer's output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "core/output_json.hpp"
 #include "fuzz/harness/campaign.hpp"
 #include "fuzz/harness/digest.hpp"
+#include "fuzz/harness/engine.hpp"
 #include "fuzz/harness/entry.hpp"
 #include "fuzz/harness/isolation.hpp"
 #include "fuzz/harness/minimise.hpp"
@@ -658,6 +660,26 @@ TEST(HarnessCampaign, OptionsFileBecomesFlags) {
   write(dir.path() / "t.options", "# comment\n[libfuzzer]\ndict = t.dict\nmax_len = 4096\nfork = 9\n[other]\nx = 1\n");
   const auto flags = libfuzzer_option_flags(dir.path() / "t.options", {"fork"});
   EXPECT_EQ(flags, (std::vector<std::string>{"-dict=" + (dir.path() / "t.dict").string(), "-max_len=4096"}));
+}
+
+// AFL++ offers a custom mutator 1 MiB whatever -G says and cuts longer test
+// cases to -G: the spec mutator is told the target's max_len itself.
+TEST(HarnessCampaign, AflGetsMaxLenAsGAndAsTheMutatorsLimit) {
+  TempDir dir;
+  write(dir.path() / "t.options", "[libfuzzer]\nmax_len = 2048\ntimeout = 10\n");
+  TargetPlan plan;
+  plan.target = "verify";
+  plan.binary = dir.path() / "build" / "fuzz" / "poolcheck_afl_verify";
+  plan.work = dir.path() / "work";
+  plan.corpus = plan.work / "corpus";
+  plan.options_file = dir.path() / "t.options";
+  plan.seconds = 5;
+  const Launch launch = make_engine(EngineKind::Afl)->fuzz(plan);
+  const auto g = std::find(launch.argv.begin(), launch.argv.end(), "-G");
+  ASSERT_NE(g, launch.argv.end());
+  EXPECT_EQ(*std::next(g), "2048");
+  const std::pair<std::string, std::string> limit{"POOLCHECK_AFL_MAX_LEN", "2048"};
+  EXPECT_NE(std::find(launch.env.begin(), launch.env.end(), limit), launch.env.end());
 }
 
 TEST(HarnessCampaign, MissingFuzzBinariesSayHowToBuildThem) {
