@@ -75,9 +75,10 @@ extern "C" void* afl_custom_init(void* /*afl*/, unsigned int seed) {
 extern "C" std::size_t afl_custom_fuzz(void* data, std::uint8_t* buf, std::size_t buf_size, std::uint8_t** out_buf,
                                        std::uint8_t* /*add_buf*/, std::size_t /*add_buf_size*/, std::size_t max_size) {
   auto& state = *static_cast<MutatorState*>(data);
-  const std::size_t limit = state.max_len > 0 ? std::min(max_size, state.max_len) : max_size;
+  // Never below the entry's own size: custom_mutator's contract is size <= max_size.
+  const std::size_t limit = std::max(buf_size, state.max_len > 0 ? std::min(max_size, state.max_len) : max_size);
   state.buffer.assign(buf, buf + buf_size);
-  state.buffer.resize(std::max(limit, buf_size));
+  state.buffer.resize(limit);
   const auto seed = static_cast<unsigned int>(poolcheck::fuzz::splitmix64(state.seed));  // one per call
   const std::size_t size =
       poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, limit, seed, nullptr);
