@@ -77,10 +77,14 @@ class AflEngine final : public FuzzEngine {
                    "-o", fs::absolute(output_dir(plan)).string(),
                    "-V", std::to_string(static_cast<long>(plan.seconds)),
                    "-m", "none"};
+    std::string max_len;
     for (const auto& [key, value] : libfuzzer_options(plan.options_file)) {
       if (key == "timeout")  // libFuzzer's seconds, AFL++'s milliseconds
         launch.argv.insert(launch.argv.end(), {"-t", std::to_string(std::lround(std::atof(value.c_str()) * 1000))});
-      if (key == "max_len") launch.argv.insert(launch.argv.end(), {"-G", value});
+      if (key == "max_len") {
+        launch.argv.insert(launch.argv.end(), {"-G", value});
+        max_len = value;  // the spec mutator's limit too, below
+      }
       if (key == "dict") launch.argv.insert(launch.argv.end(), {"-x", value});
     }
     if (!fs::is_regular_file(plan.options_file, ec) && fs::is_regular_file(plan.dict, ec))
@@ -102,8 +106,7 @@ class AflEngine final : public FuzzEngine {
         {"UBSAN_OPTIONS", "abort_on_error=1:halt_on_error=1:symbolize=0"},
     };
     add_spec_mutator(plan, launch);
-    for (const auto& [key, value] : libfuzzer_options(plan.options_file))
-      if (key == "max_len") launch.env.emplace_back("POOLCHECK_AFL_MAX_LEN", value);  // as -G: afl_custom_mutator.cpp
+    if (!max_len.empty()) launch.env.emplace_back("POOLCHECK_AFL_MAX_LEN", max_len);  // as -G: afl_custom_mutator.cpp
     return launch;
   }
 
