@@ -80,11 +80,16 @@ Result<Json> compress_json(std::string_view input) {
   });
 }
 
+MaybeError check_reconstruct_len(std::int64_t len) {
+  if (len < 0) return lower_bound_error("LEN", 0);
+  if (len > kMaxTotalTokens)
+    return Error::bad_request("LEN may be at most " + std::to_string(kMaxTotalTokens) + ".", "LEN");
+  return std::nullopt;
+}
+
 Result<Json> reconstruct_json(std::int64_t k, std::int64_t len) {
   return guarded<Json>([&]() -> Result<Json> {
-    if (len < 0) return lower_bound_error("LEN", 0);
-    if (len > kMaxTotalTokens)
-      return Error::bad_request("LEN may be at most " + std::to_string(kMaxTotalTokens) + ".", "LEN");
+    if (auto e = check_reconstruct_len(len)) return *e;
     return Json{{"token_type_ids", reconstruct_token_types(k, len)}};
   });
 }

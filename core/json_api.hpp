@@ -15,8 +15,10 @@ namespace poolcheck {
 Result<Json> preprocess_json(std::string_view input);
 // [int, ...] -> {"compressed_token_type_ids": k}
 Result<Json> compress_json(std::string_view input);
-// -> {"token_type_ids": [...]}; LEN < 0 is rejected.
+// -> {"token_type_ids": [...]}; LEN outside [0, kMaxTotalTokens] is rejected.
 Result<Json> reconstruct_json(std::int64_t k, std::int64_t len);
+// reconstruct_json's bound on LEN alone: its error, or none when LEN passes.
+MaybeError check_reconstruct_len(std::int64_t len);
 // [{"pooling_params": {...} or null, "seq_len": n}, ...] -> {"token_type_ids": [...] or null}
 Result<Json> batch_json(std::string_view input);
 // Object form -> the wire form's JSON view, or its MessagePack bytes.

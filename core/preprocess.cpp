@@ -132,34 +132,62 @@ Result<PoolingParams> params_with_token_types(const PoolingParams& base,
   return params;
 }
 
-class PairBuilder {
+// A request with every pair planned (steps 1 to 3 of spec 7), before any
+// token is built. The plans point into the planner's tokens.
+struct RequestPlan {
+  std::vector<PairIndex> pairs;
+  PoolingParams base;
+  std::vector<PairPlan> plans;  // one per pair, in order
+};
+
+// Plans a request, then builds each pair's engine request from its plan.
+// Every check comes first, in pair order, so the verdict is known before the
+// tokens are built: a padded request of 2^24 tokens plans in microseconds and
+// builds in seconds (plan_prompt_lengths). Building cannot fail on a plan: a
+// window of [CLS] q [SEP] d [SEP] keeps its types 0s then 1s, and padding
+// repeats the last type, so they always compress.
+class RequestPlanner {
  public:
-  PairBuilder(const ModelConfig& model, const ScoringRequest& request, TokenLimits limits)
-      : model_(model), request_(request), limits_(limits),
+  RequestPlanner(const ModelConfig& model, const ScoringRequest& request)
+      : model_(model), request_(request),
         query_tokens_(request.queries.size()), document_tokens_(request.documents.size()) {}
 
-  Result<PairOutput> build(const PairIndex& pair, std::size_t index, const PoolingParams& base,
-                           const PromptExtras& extras, const std::string& id_base) {
-    const SideTokens& query = tokens(query_tokens_, request_.queries, pair.query);
-    const SideTokens& document = tokens(document_tokens_, request_.documents, pair.document);
-    if (query.placeholders() + document.placeholders() > 1)
-      return Error::bad_request("Only one multi-modal item is supported");
+  // The model-dependent checks of spec 10.2, then each pair's plan; the first
+  // error wins.
+  Result<RequestPlan> plan() {
+    if (request_.endpoint != Endpoint::LlmScore) {
+      if (auto e = check_model_name(model_, request_)) return *e;
+    }
+    if (auto e = check_truncation_target(model_, request_)) return *e;
+    auto pairs = make_pairs(request_.queries, request_.documents, model_);
+    if (!pairs) return pairs.error();
+    auto base = base_params(request_);
+    if (!base) return base.error();
+    auto limits = token_limits(model_, request_);
+    if (!limits) return limits.error();
+    RequestPlan plan{std::move(*pairs), std::move(*base), {}};
+    plan.plans.reserve(plan.pairs.size());
+    std::int64_t total_tokens = 0;
+    for (const PairIndex& pair : plan.pairs) {
+      auto planned = plan_one(pair, *limits);
+      if (!planned) return planned.error();
+      if (planned->final_length > kMaxTotalTokens - total_tokens)
+        return Error::bad_request("The request would produce more than " +
+                                  std::to_string(kMaxTotalTokens) + " prompt tokens in total.");
+      total_tokens += planned->final_length;
+      plan.plans.push_back(std::move(*planned));
+    }
+    return plan;
+  }
 
-    const WordBudget words{keep_words(query.words(), limits_.query),
-                           keep_words(document.words(), limits_.document)};
-    const PostTokenisation options{truncation_target(request_), request_.truncation_side,
-                                   request_.pad_to_max_length};
-    auto plan = plan_pair(query, document, words, model_, options);
-    if (!plan) return plan.error();
-    if (plan->final_length > kMaxTotalTokens - total_tokens_)
-      return Error::bad_request("The request would produce more than " +
-                                std::to_string(kMaxTotalTokens) + " prompt tokens in total.");
-    total_tokens_ += plan->final_length;
-
-    PairTokens tokens = materialise(*plan, model_.tokenizer.pad_token_id);
-    PairOutput out{id_base + "-" + std::to_string(index), {}, base, std::move(tokens.types)};
+  Result<PairOutput> build(const RequestPlan& plan, std::size_t index, const PromptExtras& extras,
+                           const std::string& id_base) {
+    const SideTokens& query = tokens(query_tokens_, request_.queries, plan.pairs[index].query);
+    const SideTokens& document = tokens(document_tokens_, request_.documents, plan.pairs[index].document);
+    PairTokens tokens = materialise(plan.plans[index], model_.tokenizer.pad_token_id);
+    PairOutput out{id_base + "-" + std::to_string(index), {}, plan.base, std::move(tokens.types)};
     if (out.token_type_ids && !out.token_type_ids->empty()) {
-      auto params = params_with_token_types(base, *out.token_type_ids);
+      auto params = params_with_token_types(plan.base, *out.token_type_ids);
       if (!params) return params.error();
       out.pooling_params = std::move(*params);
     }
@@ -172,6 +200,18 @@ class PairBuilder {
   }
 
  private:
+  Result<PairPlan> plan_one(const PairIndex& pair, TokenLimits limits) {
+    const SideTokens& query = tokens(query_tokens_, request_.queries, pair.query);
+    const SideTokens& document = tokens(document_tokens_, request_.documents, pair.document);
+    if (query.placeholders() + document.placeholders() > 1)
+      return Error::bad_request("Only one multi-modal item is supported");
+    const WordBudget words{keep_words(query.words(), limits.query),
+                           keep_words(document.words(), limits.document)};
+    const PostTokenisation options{truncation_target(request_), request_.truncation_side,
+                                   request_.pad_to_max_length};
+    return plan_pair(query, document, words, model_, options);
+  }
+
   // Each input is tokenised once, however many pairs share it.
   const SideTokens& tokens(std::vector<std::optional<SideTokens>>& cache,
                            const std::vector<ScoreInput>& inputs, std::size_t i) {
@@ -181,38 +221,37 @@ class PairBuilder {
 
   const ModelConfig& model_;
   const ScoringRequest& request_;
-  TokenLimits limits_;
   std::vector<std::optional<SideTokens>> query_tokens_;
   std::vector<std::optional<SideTokens>> document_tokens_;
-  std::int64_t total_tokens_ = 0;
 };
 
 }  // namespace
 
 Result<PreprocessOutput> preprocess(const ModelConfig& model, const ScoringRequest& request) {
-  if (request.endpoint != Endpoint::LlmScore) {
-    if (auto e = check_model_name(model, request)) return *e;
-  }
-  if (auto e = check_truncation_target(model, request)) return *e;
-  auto pairs = make_pairs(request.queries, request.documents, model);
-  if (!pairs) return pairs.error();
-  auto base = base_params(request);
-  if (!base) return base.error();
-  auto limits = token_limits(model, request);
-  if (!limits) return limits.error();
-
+  RequestPlanner planner(model, request);
+  auto plan = planner.plan();
+  if (!plan) return plan.error();
   const PromptExtras extras = prompt_extras(request);
   const std::string id_base = request_id_base(request);
-  PairBuilder builder(model, request, *limits);
   PreprocessOutput result;
-  result.outputs.reserve(pairs->size());
-  for (std::size_t i = 0; i < pairs->size(); ++i) {
-    auto pair = builder.build((*pairs)[i], i, *base, extras, id_base);
+  result.outputs.reserve(plan->pairs.size());
+  for (std::size_t i = 0; i < plan->pairs.size(); ++i) {
+    auto pair = planner.build(*plan, i, extras, id_base);
     if (!pair) return pair.error();
     result.outputs.push_back(std::move(*pair));
   }
-  result.base_params = std::move(*base);
+  result.base_params = std::move(plan->base);
   return result;
+}
+
+Result<std::vector<std::int64_t>> plan_prompt_lengths(const ModelConfig& model, const ScoringRequest& request) {
+  RequestPlanner planner(model, request);
+  auto plan = planner.plan();
+  if (!plan) return plan.error();
+  std::vector<std::int64_t> lengths;
+  lengths.reserve(plan->plans.size());
+  for (const PairPlan& pair : plan->plans) lengths.push_back(pair.final_length);
+  return lengths;
 }
 
 }  // namespace poolcheck

@@ -41,4 +41,10 @@ struct PreprocessOutput {
 // `request.caller_params` is the caller's object; it is never modified.
 Result<PreprocessOutput> preprocess(const ModelConfig& model, const ScoringRequest& request);
 
+// What preprocess decides before it builds a token: its error, or each pair's
+// prompt length (after truncation and padding), in pair order. The same
+// checks, run by the same code; a padded request of 2^24 tokens is decided in
+// microseconds, where building it takes seconds (the fuzz targets' work budget).
+Result<std::vector<std::int64_t>> plan_prompt_lengths(const ModelConfig& model, const ScoringRequest& request);
+
 }  // namespace poolcheck

@@ -22,7 +22,7 @@ inline int abort_on_violation(const laws::CheckResult& result) {
     std::fflush(stderr);
     std::abort();
   }
-  // -1 keeps an input the check skipped (over the work budget) out of the corpus.
+  // -1 keeps an input over the work budget (checked only in part) out of the corpus.
   return result.over_budget ? -1 : 0;
 }
 

@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<std::uint8_t[]> data(new std::uint8_t[bytes.size()]);
     if (!bytes.empty()) std::memcpy(data.get(), bytes.data(), bytes.size());
     if (LLVMFuzzerTestOneInput(data.get(), bytes.size()) == -1) {
-      std::printf("SKIP %s (over the target's work budget: check it with poolcheck repro)\n", path.c_str());
+      std::printf("SKIP %s (over the target's work budget, checked only in part: check it with poolcheck repro)\n", path.c_str());
     } else {
       std::printf("PASS %s\n", path.c_str());
     }

@@ -2,7 +2,7 @@
 // the bounded parse, pre-processing and every law of spec section 8
 // (laws::check_request_input, as fuzz/work_budget.hpp configures it). JSON
 // input, so the structure-aware mutator. Inputs over the work budget are
-// skipped.
+// decided, not built (their plan's laws only), and kept out of the corpus.
 #include "fuzz/check_or_abort.hpp"
 #include "fuzz/custom_mutators.hpp"
 #include "fuzz/work_budget.hpp"

@@ -6,10 +6,13 @@
 // (10.15): a 200-byte input then pre-processes, renders and checks 16M
 // tokens, up to libFuzzer's timeout under ASan. That is correct behaviour, not
 // a hang, so a campaign that reports it as a `timeout-` finding only adds
-// noise. The target skips such inputs (LLVMFuzzerTestOneInput returns -1:
-// libFuzzer keeps them out of the corpus); `poolcheck repro` and the
-// properties still check them in full. The check reads the envelope it has
-// parsed anyway, so the budget costs no parse of its own.
+// noise. The target decides such inputs without building them: the core's
+// plan (plan_prompt_lengths, the same checks by the same code) and the laws of
+// its verdict, the token total of spec 10.15 among them, which only a request
+// this large meets; LLVMFuzzerTestOneInput then returns -1, so libFuzzer keeps
+// them out of the corpus. `poolcheck repro` and the properties check them in
+// full. The check reads the envelope it has parsed anyway, so the budget costs
+// no parse of its own.
 //
 // The full check. Determinism and coercion invariance each pre-process the
 // input again, and the wire round trip of every pair's params encodes and
@@ -45,10 +48,7 @@
 
 namespace poolcheck::fuzz {
 
-// 2^18 tokens: under ASan a 2^18-token input checks in about 1/80 of the time
-// of a 2^24-token one (`poolcheck repro`, one run each), which had reached the
-// 10 s timeout on a loaded machine.
-inline constexpr std::int64_t kPaddedTokenBudget = std::int64_t{1} << 18;
+using laws::kPaddedTokenBudget;
 inline constexpr std::uint32_t kFullCheckOneIn = 8;
 
 inline constexpr laws::CheckDepth kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};

@@ -18,6 +18,7 @@
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/request_laws.hpp"
+#include "properties/laws/size_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
 #include "properties/laws/utf8_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
@@ -90,8 +91,19 @@ CheckResult accepted(const Envelope& envelope, const std::optional<PoolingParams
   return {std::move(found), true, std::move(rendered)};
 }
 
-// One run over a parsed document: the envelope, pre-processing, and the laws
-// that judge that run (an accepted one's, or a rejection's).
+// A request over the work budget, decided without its tokens
+// (plan_prompt_lengths): an accepted plan's lengths are judged; nothing is
+// printed, so the outcome is null.
+CheckResult planned(const RequestRun& unbuilt, const Result<std::vector<std::int64_t>>& lengths) {
+  CheckResult result =
+      lengths ? CheckResult{planned_lengths_exact(unbuilt, *lengths), true, nullptr} : rejected(lengths.error());
+  result.over_budget = true;
+  return result;
+}
+
+// One run over a parsed document: the envelope, pre-processing (only its plan
+// when the padded prompts are over `padded_token_budget`), and the laws that
+// judge that run (an accepted one's, or a rejection's).
 CheckResult check_document(const Json& document, std::int64_t padded_token_budget, bool full) {
   auto envelope = envelope_from_json(document);
   if (!envelope) {
@@ -101,24 +113,32 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, typed_values_taken(document, envelope.error()));
     return result;
   }
-  if (over_padded_budget(*envelope, padded_token_budget)) return {{}, false, nullptr, true};
   const auto& caller = envelope->request.caller_params;
   const std::optional<PoolingParams> caller_before =
       caller ? std::optional<PoolingParams>(caller->clone()) : std::nullopt;
-  auto output = preprocess(envelope->model, envelope->request);
-  CheckResult result = output ? accepted(*envelope, caller_before, *output, full) : rejected(output.error());
+  const PreprocessOutput none;
+  const Json nothing_printed;
+  const RequestRun unbuilt{*envelope, caller_before, none, nothing_printed};
+  CheckResult result;
+  MaybeError refusal;
+  if (over_padded_budget(*envelope, padded_token_budget)) {
+    const auto lengths = plan_prompt_lengths(envelope->model, envelope->request);
+    result = planned(unbuilt, lengths);
+    if (!lengths) refusal = lengths.error();
+  } else {
+    auto output = preprocess(envelope->model, envelope->request);
+    result = output ? accepted(*envelope, caller_before, *output, full) : rejected(output.error());
+    if (!output) refusal = output.error();
+  }
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
-  if (output && envelope->request.endpoint != Endpoint::LlmScore)
+  if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
     append(result.violations, bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank));
-  if (!output) {
-    append(result.violations, pairing_rejection(envelope->request, output.error()));
-    const PreprocessOutput none;
-    const Json nothing_printed;
-    const RequestRun refused{*envelope, caller_before, none, nothing_printed};
-    append(result.violations, context_length_rejection(refused, output.error()));
-    append(result.violations, token_total_rejection(refused, output.error()));
+  if (refusal) {
+    append(result.violations, pairing_rejection(envelope->request, *refusal));
+    append(result.violations, context_length_rejection(unbuilt, *refusal));
+    append(result.violations, token_total_rejection(unbuilt, *refusal));
   }
   return result;
 }
@@ -197,10 +217,12 @@ bool prints_outcome(bool full, const Result<Json>& document) {
   return full || (document && holds_hand_printed_value(*document));
 }
 
-// The laws of the JSON door itself, on every text it was given.
+// The laws of the JSON door itself, on every text it was given, and its size
+// bound, at an edge no such text reaches.
 Violations door_laws(std::string_view bytes, const Result<Json>& document) {
   Violations out = nesting_limit_exact(bytes, document);
   append(out, utf8_refusal_exact(bytes, document));
+  append(out, input_size_bound());
   return out;
 }
 
@@ -307,9 +329,12 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
     append(out, command_agrees("poolcheck reconstruct " + std::to_string(*k) + " " + std::to_string(len),
                                reconstruct_json(*k, len), Json{{"token_type_ids", types}}));
   // LEN < 0 is rejected (spec 10.14), whatever K: at the edge and further
-  // out; LEN above the limit too (cheap: refusals build no list).
+  // out; LEN above the limit too (cheap: refusals build no list). LEN up to
+  // the limit is taken, at the edge and as far inside: judged by the bound the
+  // command checks, as an answer of 2^24 types is too big to build per input.
   for (const std::int64_t refused : {std::int64_t{-1}, -2 - len, kMaxTotalTokens + 1 + len})
     append(out, reconstruct_bounds(len, refused));
+  for (const std::int64_t taken : {kMaxTotalTokens, kMaxTotalTokens - std::min(len, kMaxTotalTokens)}) append(out, reconstruct_len_taken(taken));
   auto batched = batch_token_types(batch);
   const Json want = !batched ? error_body(batched.error())
                     : *batched ? Json{{"token_type_ids", **batched}}

@@ -20,16 +20,25 @@ struct CheckResult {
   // What the core answered: its output, or the error body. Canonical (the
   // same input gives the same bytes), so a corpus entry can pin it.
   Json outcome;
-  // The input was over CheckDepth::padded_token_budget and was not checked.
+  // The input was over CheckDepth::padded_token_budget: it was decided (its
+  // plan, plan_prompt_lengths) but not built, and only the laws of that
+  // verdict ran. outcome is then null for an accepted input.
   bool over_budget = false;
 };
+
+// The work budget of padded prompts (fuzz/work_budget.hpp says why), for the
+// fuzz targets and the properties of mutated inputs. 2^18 tokens: under ASan a
+// 2^18-token input checks in about 1/80 of the time of a 2^24-token one
+// (`poolcheck repro`, one run each), which had reached the 10 s timeout on a
+// loaded machine.
+inline constexpr std::int64_t kPaddedTokenBudget = std::int64_t{1} << 18;
 
 // How deep a fuzz target checks an input (fuzz/work_budget.hpp says why). The
 // defaults, every law on every input, are the properties' and `poolcheck
 // repro`'s, and those of the one-argument entry points below.
 struct CheckDepth {
   // `request` only. > 0: an envelope whose padded prompts would exceed this
-  // many tokens is not pre-processed (over_budget).
+  // many tokens is only planned, not built (over_budget).
   std::int64_t padded_token_budget = 0;
   // The most expensive part of each target's check, its "full check":
   //   request      the re-runs (each a whole pre-processing, rendered) and the

@@ -156,6 +156,14 @@ Violations reconstruct_bounds(std::int64_t k, std::int64_t len) {
                                              : dump_json(error_body(answer.error())))}};
 }
 
+Violations reconstruct_len_taken(std::int64_t len) {
+  const MaybeError refused = check_reconstruct_len(len);
+  if (!refused) return {};
+  return {{"reconstruct-bounds", "LEN = " + std::to_string(len) + " is in [0, " + std::to_string(kMaxTotalTokens) +
+                                     "], but `poolcheck reconstruct`'s bound refuses it with '" + refused->message +
+                                     "' (spec 10.14, 10.15)"}};
+}
+
 Violations printed_reads_back(std::string_view printed, const Json& outcome) {
   if (printed.size() > kMaxInputBytes) return {};
   // Deeper than any input: the outcome wraps the request's values in a few containers.

@@ -39,6 +39,10 @@ Violations command_agrees(std::string_view command, const Result<Json>& answer, 
 // and answers every LEN between with LEN types, 0s then 1s from K (spec 3).
 // The accepted edge is an answer of 2^24 types: callers choose when to pay.
 Violations reconstruct_bounds(std::int64_t k, std::int64_t len);
+// Law "reconstruct-bounds", the accepted side without the answer: LEN in
+// [0, kMaxTotalTokens] passes the bound the command checks
+// (check_reconstruct_len), so a fuzz input probes LEN = 2^24 at no cost.
+Violations reconstruct_len_taken(std::int64_t len);
 
 // Law "printed-reads-back": what a command prints, `printed` (dump_json of
 // `outcome`), read back as Python's json.loads reads it, is `outcome` again:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -350,12 +352,26 @@ Violations truncation_bounds(const RequestRun& run) {
   return out;
 }
 
-Violations token_total_bound(const RequestRun& run) {
+namespace {
+
+// The bound of spec 10.15 on an accepted request's pair lengths, built or planned.
+Violations total_within_bound(std::span<const std::int64_t> lengths, std::string_view verb) {
   std::int64_t total = 0;
-  for (const auto& pair : run.output.outputs) total += static_cast<std::int64_t>(pair.prompt.prompt_token_ids.size());
+  for (const std::int64_t length : lengths)
+    if (__builtin_add_overflow(total, length, &total)) total = std::numeric_limits<std::int64_t>::max();
   if (total <= kMaxTotalTokens) return {};
-  return {{"token-total", "an accepted request produced " + std::to_string(total) + " prompt tokens in total; more than " +
-                              std::to_string(kMaxTotalTokens) + " must be refused (spec 10.15)"}};
+  return {{"token-total", "an accepted request " + std::string(verb) + " " + std::to_string(total) +
+                              " prompt tokens in total; more than " + std::to_string(kMaxTotalTokens) +
+                              " must be refused (spec 10.15)"}};
+}
+
+}  // namespace
+
+Violations token_total_bound(const RequestRun& run) {
+  std::vector<std::int64_t> lengths;
+  lengths.reserve(run.output.outputs.size());
+  for (const auto& pair : run.output.outputs) lengths.push_back(static_cast<std::int64_t>(pair.prompt.prompt_token_ids.size()));
+  return total_within_bound(lengths, "produced");
 }
 
 namespace {
@@ -612,6 +628,20 @@ Violations token_total_rejection(const RequestRun& run, const Error& error) {
   }
   return {{"token-total", "rejected with '" + error.message + "', but its pairs hold " + std::to_string(total) +
                               " prompt tokens in total, at most " + std::to_string(kMaxTotalTokens) + " (spec 10.15)"}};
+}
+
+Violations planned_lengths_exact(const RequestRun& run, std::span<const std::int64_t> lengths) {
+  const std::size_t pairs = request_of(run).documents.size();
+  if (lengths.size() != pairs)
+    return {{"lengths-and-order", "the request was planned as " + std::to_string(lengths.size()) +
+                                      " pairs; it has " + std::to_string(pairs)}};
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const std::int64_t want = expected_length(run, i);
+    if (lengths[i] != want)
+      return {{"prompt-exact", pair_name(i) + " was planned at " + std::to_string(lengths[i]) +
+                                   " tokens; its prompt holds " + std::to_string(want)}};
+  }
+  return total_within_bound(lengths, "was planned at");
 }
 
 namespace {

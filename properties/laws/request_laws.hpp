@@ -3,6 +3,7 @@
 // Each derives what it expects from the input (the envelope and a snapshot of
 // the caller's params taken before the run), not from the core's internals.
 #include <optional>
+#include <span>
 
 #include "core/envelope.hpp"
 #include "core/preprocess.hpp"
@@ -103,5 +104,10 @@ Violations context_length_rejection(const RequestRun& run, const Error& error);
 // that, as prompt_exact's reference builds them, hold more than
 // kMaxTotalTokens (2^24) tokens together (spec 10.15).
 Violations token_total_rejection(const RequestRun& run, const Error& error);
+// A request decided without its tokens (plan_prompt_lengths: the fuzz
+// targets' work budget) and accepted: one length per pair, each the length of
+// the prompt prompt_exact's reference builds, and together at most
+// kMaxTotalTokens, as token_total_bound asks of a built output.
+Violations planned_lengths_exact(const RequestRun& run, std::span<const std::int64_t> lengths);
 
 }  // namespace poolcheck::laws

@@ -14,6 +14,7 @@
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/size_laws.hpp"
 #include "properties/suites/params_generators.hpp"
 #include "properties/suites/request_generators.hpp"
 #include "properties/suites/runner.hpp"
@@ -119,8 +120,7 @@ POOLCHECK_PROPERTY(DoorLaws, SizeBoundTakesExactly8MiB, kSizeBound) {
     found.push_back({"size-bound", "padded with white space to exactly 8 MiB the request gave " +
                                        dump_json(at_bound.outcome) + "; unpadded, " + dump_json(unpadded.outcome)});
   const laws::CheckResult past = laws::check_request_input(padded + " ");
-  const std::string refusal =
-      "Input is " + std::to_string(kMaxInputBytes + 1) + " bytes, more than the limit of 8388608 bytes (8 MiB).";
+  const std::string refusal = laws::size_refusal_message(kMaxInputBytes + 1);
   append(found, past.violations);
   if (past.accepted || past.outcome["error"]["message"] != refusal)
     found.push_back({"size-bound", "one byte past 8 MiB gave " + dump_json(past.outcome) + "; expected '" + refusal + "'"});

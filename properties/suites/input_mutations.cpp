@@ -9,6 +9,7 @@
 #include "core/json_input.hpp"
 #include "core/msgpack.hpp"
 #include "core/preprocess.hpp"
+#include "core/token_types.hpp"
 #include "core/wire.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
@@ -193,15 +194,14 @@ bool switch_model(Json& envelope, std::string& what) {
 }
 
 // The longest prompt the request gives now (its token count), 8 when it is refused.
-// Pre-processed from the Json value itself: no bytes to write and read back.
+// Planned from the Json value itself: no bytes to write and read back, and no
+// tokens built (a padded request may hold 2^24).
 std::int64_t longest_prompt(const Json& envelope) {
   const auto parsed = envelope_from_json(envelope);
   if (!parsed) return 8;
-  const auto output = preprocess(parsed->model, parsed->request);
-  if (!output) return 8;
-  std::size_t longest = 0;
-  for (const auto& pair : output->outputs) longest = std::max(longest, pair.prompt.prompt_token_ids.size());
-  return static_cast<std::int64_t>(longest);
+  const auto lengths = plan_prompt_lengths(parsed->model, parsed->request);
+  if (!lengths || lengths->empty()) return 8;
+  return *std::max_element(lengths->begin(), lengths->end());
 }
 
 bool truncate_near_count(Json& envelope, std::string& what) {
@@ -219,6 +219,23 @@ bool toggle_padding(Json& envelope, std::string& what) {
   if (padded) body.erase("padding");
   else body["padding"] = "max_length";
   what = padded ? "padding off" : "padding max_length";
+  return true;
+}
+
+// The request padded to the bound on its prompt tokens (spec 10.15): padding
+// max_length, and a max_model_len that makes its pairs hold 2^24 tokens
+// together, or one token a pair fewer or more. A power-of-two number of pairs
+// meets 2^24 exactly; any other lands just under it, or over it by a pair.
+bool pad_to_token_total(Json& envelope, std::string& what) {
+  const auto parsed = envelope_from_json(envelope);
+  if (!parsed) return false;
+  const auto pairs = static_cast<std::int64_t>(
+      std::max(parsed->request.queries.size(), parsed->request.documents.size()));
+  if (pairs == 0) return false;
+  const std::int64_t max_model_len = std::max<std::int64_t>(1, kMaxTotalTokens / pairs + uniform<int>(-1, 2));
+  object_at(envelope, "model")["max_model_len"] = max_model_len;
+  request_body(envelope)["padding"] = "max_length";
+  what = "token total: " + std::to_string(pairs) + " pairs padded to " + std::to_string(max_model_len);
   return true;
 }
 
@@ -311,7 +328,7 @@ bool python_only_value(Json& envelope, std::string& what) {
 
 constexpr const char* kTextCut = "text cut";
 
-constexpr std::array<std::pair<Mutation, const char*>, 12> kRequestMutations{{
+constexpr std::array<std::pair<Mutation, const char*>, 13> kRequestMutations{{
     {fresh_field, "fresh field"},
     {defect, "defect"},
     {respell, "coerced spelling"},
@@ -320,6 +337,7 @@ constexpr std::array<std::pair<Mutation, const char*>, 12> kRequestMutations{{
     {switch_model, "tokenizer style"},
     {truncate_near_count, "truncate_prompt_tokens"},
     {toggle_padding, "padding"},
+    {pad_to_token_total, "token total"},
     {nest_to_limit, "nesting"},
     {big_integer_field, "big integer"},
     {second_union_class, "union class"},

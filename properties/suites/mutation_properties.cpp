@@ -33,6 +33,13 @@ std::string kind_of(const std::string& what) {
   return kind != nullptr ? *kind : what.substr(0, what.find_first_of(":-0123456789"));
 }
 
+// Every law on every input, but padded prompts over the fuzz targets' budget
+// are decided, not built, as the request target does: the token-total mutation
+// pads to 2^24 tokens, which RequestLaws.TokenTotalTakesUpToItsLimit builds.
+laws::CheckResult check_mutated_request(std::string_view bytes) {
+  return laws::check_request_input(bytes, laws::CheckDepth{laws::kPaddedTokenBudget, 1});
+}
+
 // Mutates `bytes` one to three times with `mutation` and reports each kind.
 template <class Mutation>
 std::string mutated(std::string bytes, Mutation mutation) {
@@ -66,7 +73,7 @@ const PropertySpec kRequests{
 POOLCHECK_PROPERTY(MutatedInputs, RequestsKeepEveryLaw, kRequests) {
   check_mutated(
       (*gen_request()).bytes, [](const std::string& input) { return gen_request_mutation(parsed_or_null(input)); },
-      laws::check_request_input, request_input);
+      check_mutated_request, request_input);
 }
 
 const PropertySpec kVerify{600, {{"accepted", 0.10}, {"rejected", 0.10}, {"mutation dimensions ", 0.10}}};

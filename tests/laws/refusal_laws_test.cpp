@@ -15,6 +15,9 @@
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
+#include "properties/laws/size_laws.hpp"
+#include "core/preprocess.hpp"
+#include "core/token_types.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/utf8_laws.hpp"
 #include "tests/laws/law_test_support.hpp"
@@ -232,6 +235,55 @@ TEST(TypedValuesTaken, HoldsOnTheCoreAndFiresOnATypeErrorForAValueOfTheType) {
   EXPECT_HOLDS(typed_values_taken(with_big, Error::bad_request("model: Input should be a valid string", "model")));
   EXPECT_HOLDS(
       typed_values_taken(with_big, Error::bad_request("priority: Input should be greater than or equal to 0", "priority")));
+}
+
+TEST(SizeBound, HoldsOnTheDoorAndFiresOnEachSideOfTheBound) {
+  EXPECT_HOLDS(input_size_bound());
+  const Result<Json> too_deep = kTooDeep;
+  const Result<Json> too_big = Error::bad_request(size_refusal_message(kMaxInputBytes + 1));
+  EXPECT_HOLDS(input_size_bound(too_deep, too_big));
+  // A door that refuses exactly 8 MiB for its size, one that reads 8 MiB + 1.
+  EXPECT_FIRES(input_size_bound(Result<Json>(Error::bad_request(size_refusal_message(kMaxInputBytes))), too_big),
+               "size-bound");
+  EXPECT_FIRES(input_size_bound(too_deep, too_deep), "size-bound");
+  EXPECT_FIRES(input_size_bound(too_deep, Result<Json>(Json::array())), "size-bound");
+}
+
+TEST(ReconstructLenTaken, HoldsUpToTheLimitAndFiresPastIt) {
+  for (const std::int64_t len : {std::int64_t{0}, std::int64_t{1}, kMaxTotalTokens - 1, kMaxTotalTokens})
+    EXPECT_HOLDS(reconstruct_len_taken(len)) << len;
+  // The law judges the bound the command checks: past it, or below 0, it fires.
+  EXPECT_FIRES(reconstruct_len_taken(kMaxTotalTokens + 1), "reconstruct-bounds");
+  EXPECT_FIRES(reconstruct_len_taken(-1), "reconstruct-bounds");
+}
+
+// A request decided by its plan alone (the fuzz targets' work budget).
+struct Planned {
+  Envelope envelope;
+  std::optional<PoolingParams> before;
+  PreprocessOutput none;
+  Json nothing;
+  RequestRun run() const { return {envelope, before, none, nothing}; }
+};
+
+Planned planned_run(const Json& env) {
+  auto parsed = parse_envelope(env.dump());
+  EXPECT_TRUE(parsed.ok()) << env.dump();
+  return {parsed ? std::move(*parsed) : Envelope{}, std::nullopt, {}, nullptr};
+}
+
+TEST(PlannedLengthsExact, HoldsOnTheCoresPlanAndFiresOnAWrongLengthCountOrTotal) {
+  const std::int64_t half = std::int64_t{1} << 23;
+  const Json two_pairs{{"query", "q"}, {"documents", {"d1", "d2"}}, {"padding", "max_length"}};
+  const Planned at_bound = planned_run(envelope("rerank", two_pairs, {{"max_model_len", half}}));
+  const auto lengths = plan_prompt_lengths(at_bound.envelope.model, at_bound.envelope.request);
+  ASSERT_TRUE(lengths.ok());
+  EXPECT_HOLDS(planned_lengths_exact(at_bound.run(), *lengths));
+  EXPECT_FIRES(planned_lengths_exact(at_bound.run(), std::vector<std::int64_t>{half, half - 1}), "prompt-exact");
+  EXPECT_FIRES(planned_lengths_exact(at_bound.run(), std::vector<std::int64_t>{half}), "lengths-and-order");
+  // Pairs of 2^23 + 1 each, as a bound applied to each pair alone would accept them.
+  const Planned past = planned_run(envelope("rerank", two_pairs, {{"max_model_len", half + 1}}));
+  EXPECT_FIRES(planned_lengths_exact(past.run(), std::vector<std::int64_t>{half + 1, half + 1}), "token-total");
 }
 
 }  // namespace

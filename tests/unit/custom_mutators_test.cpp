@@ -15,7 +15,10 @@
 #include <vector>
 
 #include "core/integer.hpp"
+#include "core/envelope.hpp"
 #include "core/json_input.hpp"
+#include "core/preprocess.hpp"
+#include "core/token_types.hpp"
 #include "fuzz/custom_mutators.hpp"
 #include "properties/suites/input_mutations.hpp"
 
@@ -217,6 +220,23 @@ TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
     EXPECT_GE(target, 4);
     EXPECT_LE(target, 8);
   }
+}
+
+TEST(RequestMutations, TokenTotalPadsThePairsToTheBound) {
+  // Two pairs: padded to 2^23 - 1, 2^23 or 2^23 + 1 each, so 2^24 - 2, exactly
+  // 2^24 (accepted) or 2^24 + 2 (refused) together.
+  std::set<std::int64_t> totals;
+  for (const auto& draw : draws_named(kEnvelope, "token total")) {
+    const auto envelope = poolcheck::parse_envelope(draw.bytes);
+    ASSERT_TRUE(envelope.ok()) << draw.bytes;
+    EXPECT_TRUE(envelope->request.pad_to_max_length);
+    const std::int64_t total = 2 * envelope->model.max_model_len;
+    totals.insert(total);
+    const auto lengths = poolcheck::plan_prompt_lengths(envelope->model, envelope->request);
+    EXPECT_EQ(lengths.ok(), total <= poolcheck::kMaxTotalTokens) << draw.bytes;
+  }
+  const std::int64_t bound = poolcheck::kMaxTotalTokens;
+  EXPECT_EQ(totals, (std::set<std::int64_t>{bound - 2, bound, bound + 2}));
 }
 
 }  // namespace

@@ -965,6 +965,51 @@ TEST(PreprocessResourceBound, TheTotalOverPairsIsBounded) {
                kTooManyTokens, std::nullopt);
 }
 
+// plan_prompt_lengths(request) is preprocess's verdict without the tokens.
+Result<Ints> planned(const Json& env) {
+  auto parsed = parse_envelope(env.dump());
+  if (!parsed) return parsed.error();
+  return plan_prompt_lengths(parsed->model, parsed->request);
+}
+
+TEST(PreprocessPlan, LengthsAreThePromptsAndErrorsThePreprocessErrors) {
+  const Json cases[] = {
+      envelope("score", score("q1 q2", Json{"d1", "d2 d3 d4"})),
+      envelope("score", with(score("q1", "d1 d2"), "padding", "max_length"), bert(12)),
+      envelope("rerank", Json{{"query", "q1 q2 q3"}, {"documents", {"d1", "d2"}}, {"truncate_prompt_tokens", 4}}),
+      envelope("score", with(score("q1", "d1"), "model", "other")),                       // 404
+      envelope("score", score("q1 q2 q3 q4", "d1 d2 d3 d4"), bert(6)),                    // context length
+      envelope("score", with(score("q1", "d1"), "truncate_prompt_tokens", 9), bert(8)),   // truncation target
+      envelope("score", score(Json{"q1", "q2"}, Json{"d1", "d2", "d3"})),                 // pairing
+      envelope("score", with(score("q1", "d1"), "padding", "max_length"), bert((std::int64_t{1} << 24) + 1)),
+  };
+  for (const Json& env : cases) {
+    const auto lengths = planned(env);
+    auto parsed = parse_envelope(env.dump());
+    ASSERT_TRUE(parsed.ok()) << env.dump();
+    const auto output = preprocess(parsed->model, parsed->request);
+    ASSERT_EQ(lengths.ok(), output.ok()) << env.dump();
+    if (!output) {
+      EXPECT_EQ(dump_json(error_body(lengths.error())), dump_json(error_body(output.error()))) << env.dump();
+      continue;
+    }
+    Ints built;
+    for (const auto& pair : output->outputs) built.push_back(static_cast<std::int64_t>(pair.prompt.prompt_token_ids.size()));
+    EXPECT_EQ(*lengths, built) << env.dump();
+  }
+}
+
+TEST(PreprocessPlan, DecidesTheTokenTotalWithoutBuildingIt) {
+  const std::int64_t half = std::int64_t{1} << 23;
+  const Json two_pairs{{"query", "q1"}, {"documents", {"d1", "d2"}}, {"padding", "max_length"}};
+  const auto at_bound = planned(envelope("rerank", two_pairs, bert(half)));
+  ASSERT_TRUE(at_bound.ok()) << at_bound.error().message;
+  EXPECT_EQ(*at_bound, (Ints{half, half}));
+  const auto past = planned(envelope("rerank", two_pairs, bert(half + 1)));
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().message, kTooManyTokens);
+}
+
 std::string huge_query(std::size_t words) {
   std::string q;
   q.reserve(words * 3);

@@ -38,6 +38,22 @@ TEST(WorkBudget, OnlyPaddingCountsAndInvalidInputIsChecked) {
   EXPECT_FALSE(over_work_budget("not json"));
 }
 
+// Over the budget the request is decided without its tokens, and the laws of
+// that verdict run: 2^24 tokens exactly are accepted, one more refused.
+TEST(WorkBudget, OverTheBudgetTheVerdictIsStillJudged) {
+  const auto at_bound =
+      poolcheck::laws::check_request_input(padded(std::int64_t{1} << 23, R"(["d1","d2"])"), poolcheck::fuzz::kRequestTargetCheck);
+  EXPECT_TRUE(at_bound.over_budget);
+  EXPECT_TRUE(at_bound.accepted);
+  EXPECT_TRUE(at_bound.violations.empty()) << poolcheck::laws::describe(at_bound.violations);
+  const auto past = poolcheck::laws::check_request_input(padded((std::int64_t{1} << 23) + 1, R"(["d1","d2"])"),
+                                                         poolcheck::fuzz::kRequestTargetCheck);
+  EXPECT_TRUE(past.over_budget);
+  EXPECT_FALSE(past.accepted);
+  EXPECT_EQ(past.outcome["error"]["message"], "The request would produce more than 16777216 prompt tokens in total.");
+  EXPECT_TRUE(past.violations.empty()) << poolcheck::laws::describe(past.violations);
+}
+
 TEST(WorkBudget, TheDefaultCheckHasNoBudget) {
   EXPECT_FALSE(poolcheck::laws::check_request_input(padded(kPaddedTokenBudget + 1, R"("d")")).over_budget);
 }
