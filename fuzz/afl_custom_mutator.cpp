@@ -19,6 +19,14 @@
 // off). There is no libFuzzer here, so the byte half of the mix is AFL++'s own
 // havoc; this library flips one bit where custom_mutators.hpp would call the
 // engine's byte mutator.
+//
+// Left to itself, AFL++ sizes the custom stage of an entry as its havoc stage
+// or smaller (HAVOC_CYCLES = 256 executions at the default score; newer
+// versions take less), then runs havoc: at most half of a campaign's
+// executions were spec mutations, where under libFuzzer every execution goes
+// through custom_mutators.hpp's mix. afl_custom_fuzz_count asks for
+// POOLCHECK_AFL_FUZZ_COUNT executions of each entry instead (default
+// kFuzzCount), so the spec mix leads, as under libFuzzer, and havoc still runs.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -36,26 +44,28 @@
 namespace {
 
 constexpr std::string_view kTargets[] = {"request", "verify", "params_wire", "token_types"};
+constexpr std::uint32_t kFuzzCount = 768;  // three times HAVOC_CYCLES
 
 struct MutatorState {
   std::string target;
   std::uint64_t seed;
-  std::size_t max_len;  // 0: AFL++'s max_size as given
+  std::size_t max_len;      // 0: AFL++'s max_size as given
+  std::uint32_t fuzz_count;  // executions of each entry in the custom stage
   std::vector<std::uint8_t> buffer;
 };
 
-// POOLCHECK_AFL_MAX_LEN as a positive number; 0 when unset or not one.
-std::size_t max_len_from_environment() {
-  const char* text = std::getenv("POOLCHECK_AFL_MAX_LEN");
-  if (text == nullptr) return 0;
+// The environment variable `name` as a number; `fallback` when unset or not one.
+std::uint64_t number_from_environment(const char* name, std::uint64_t fallback, std::uint64_t most) {
+  const char* text = std::getenv(name);
+  if (text == nullptr) return fallback;
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text, &end, 10);
-  if (end == text || *end != '\0' || *text == '-') {
-    std::fprintf(stderr, "libpoolcheck_afl_mutator: POOLCHECK_AFL_MAX_LEN must be a number of bytes; got '%s'\n",
-                 text);
-    return 0;
+  if (end == text || *end != '\0' || *text == '-' || value > most) {
+    std::fprintf(stderr, "libpoolcheck_afl_mutator: %s must be a number up to %llu; got '%s', so %llu\n", name,
+                 static_cast<unsigned long long>(most), text, static_cast<unsigned long long>(fallback));
+    return fallback;
   }
-  return static_cast<std::size_t>(value);
+  return value;
 }
 
 }  // namespace
@@ -64,7 +74,10 @@ extern "C" void* afl_custom_init(void* /*afl*/, unsigned int seed) {
   const char* target = std::getenv("POOLCHECK_AFL_TARGET");
   for (std::string_view known : kTargets)
     if (target != nullptr && known == target)
-      return new (std::nothrow) MutatorState{std::string(known), seed, max_len_from_environment(), {}};
+      return new (std::nothrow) MutatorState{
+          std::string(known), seed, number_from_environment("POOLCHECK_AFL_MAX_LEN", 0, SIZE_MAX),
+          static_cast<std::uint32_t>(number_from_environment("POOLCHECK_AFL_FUZZ_COUNT", kFuzzCount, UINT32_MAX)),
+          {}};
   std::fprintf(stderr,
                "libpoolcheck_afl_mutator: set POOLCHECK_AFL_TARGET to the fuzz target's name "
                "(request, verify, params_wire or token_types); got %s\n",
@@ -84,6 +97,10 @@ extern "C" std::size_t afl_custom_fuzz(void* data, std::uint8_t* buf, std::size_
       poolcheck::fuzz::custom_mutator(state.target, state.buffer.data(), buf_size, limit, seed, nullptr);
   *out_buf = state.buffer.data();
   return size;
+}
+
+extern "C" std::uint32_t afl_custom_fuzz_count(void* data, const std::uint8_t* /*buf*/, std::size_t /*buf_size*/) {
+  return static_cast<MutatorState*>(data)->fuzz_count;
 }
 
 extern "C" const char* afl_custom_describe(void* data, std::size_t /*max_description_len*/) {
