@@ -334,7 +334,8 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   // command checks, as an answer of 2^24 types is too big to build per input.
   for (const std::int64_t refused : {std::int64_t{-1}, -2 - len, kMaxTotalTokens + 1 + len})
     append(out, reconstruct_bounds(len, refused));
-  for (const std::int64_t taken : {kMaxTotalTokens, kMaxTotalTokens - std::min(len, kMaxTotalTokens)}) append(out, reconstruct_len_taken(taken));
+  for (const std::int64_t taken : {kMaxTotalTokens, kMaxTotalTokens - std::min(len, kMaxTotalTokens)})
+    append(out, reconstruct_len_taken(taken));
   auto batched = batch_token_types(batch);
   const Json want = !batched ? error_body(batched.error())
                     : *batched ? Json{{"token_type_ids", **batched}}

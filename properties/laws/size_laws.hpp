@@ -22,7 +22,8 @@ std::string size_refusal_message(std::size_t bytes);
 Violations input_size_bound(const Result<Json>& at_edge, const Result<Json>& past);
 // The law on the door's own answers. The door refuses the first text after
 // kMaxNestingDepth + 1 bytes of scan and the second before reading it, so
-// neither costs a parse of 8 MiB.
+// neither costs a parse of 8 MiB; the answers are read once per process, as
+// they do not depend on any input.
 Violations input_size_bound();
 
 }  // namespace poolcheck::laws
