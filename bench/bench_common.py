@@ -7,15 +7,25 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def positive_int(text):
-    """An integer of at least 1 (rounds, runs, repetitions, seconds)."""
+def int_at_least(text, least):
+    """`text` as an integer of at least `least`, or an argparse error that says why not."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} is less than {least}")
     return value
+
+
+def positive_int(text):
+    """An integer of at least 1 (rounds, runs, repetitions, seconds)."""
+    return int_at_least(text, 1)
+
+
+def non_negative_int(text):
+    """An integer of at least 0 (a warm-up that may be left out)."""
+    return int_at_least(text, 0)
 
 
 def seed_list(text):
