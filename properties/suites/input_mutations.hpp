@@ -29,8 +29,10 @@ struct MutatedInput {
 // switches the shape, the endpoint or the tokenizer style; sets
 // truncate_prompt_tokens near the current token count; toggles padding; grows
 // an object past 16 keys with a repeated early key; nests to exactly the depth
-// limit (or one past it). One mutated text in ten is then cut short where the
-// reader looks ahead (gen_json_cut), for both JSON targets.
+// limit (or one past it). For both JSON targets, one mutated text in twenty
+// has a string value broken (break_marked_string: ill-formed UTF-8, a lone
+// surrogate escape, a control character), and one in ten is then cut short
+// where the reader looks ahead (gen_json_cut).
 rc::Gen<MutatedInput> gen_request_mutation(const Json& envelope);
 // A verify input {"model": ..., "pooling_params": ...}, parsed: a field of a
 // fresh verify case or defect, the task, the pooler, dimensions at the edges of

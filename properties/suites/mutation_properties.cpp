@@ -68,7 +68,8 @@ const PropertySpec kRequests{
      {"mutation coerced spelling", 0.02}, {"mutation pair", 0.04}, {"mutation shape", 0.04},
      {"mutation tokenizer style", 0.04}, {"mutation truncate_prompt_tokens", 0.04}, {"mutation padding", 0.04},
      {"mutation nesting", 0.04}, {"mutation repeated key", 0.02}, {"mutation big integer", 0.02},
-     {"mutation union class", 0.01}, {"mutation text cut", 0.03}}};
+     {"mutation union class", 0.01}, {"mutation text cut", 0.03},
+     {"mutation broken string", 0.02}}};
 
 POOLCHECK_PROPERTY(MutatedInputs, RequestsKeepEveryLaw, kRequests) {
   check_mutated(

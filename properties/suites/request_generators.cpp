@@ -277,29 +277,37 @@ void refresh_bytes(RequestCase& request) {
     request.unescaped = request.bytes;
     request.bytes = ascii_escaped(request.bytes, chance(30));
   }
-  const std::string marker = input_json(Json(std::string(kBrokenStringMarker)));
-  if (const auto at = request.bytes.find(marker); at != std::string::npos) {
-    request.unescaped.clear();  // the broken string is in the escaped bytes only
-    // Surrogate escapes that pair with nothing (each range's edges: a low
-    // one first, a high one after a high one); \u with a character next to
-    // the hex digits' ranges; raw control characters (0x1f is the last);
-    // UTF-8 broken at each byte of a sequence (second, third, fourth), and
-    // each sequence just past a lead byte's allowed range (RFC 3629's table):
-    // overlong in each length, a surrogate at either end, past U+10FFFF, a
-    // lead byte no form has, a continuation byte alone (broken_utf8_sequences).
-    static const std::vector<std::string> broken_strings = [] {
-      std::vector<std::string> all{"\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx",
-                                   "\\ud83d\\ue000", "\\udbff\\u00e9", "\\udc00\\udc00", "\\udfff\\udfff",
-                                   "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000", "\\u00/0", "\\u00:0",
-                                   "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0", "\x1f", "\x01", "\t",
-                                   std::string(1, '\0')};
-      const auto& utf8 = broken_utf8_sequences();
-      all.insert(all.end(), utf8.begin(), utf8.end());
-      return all;
-    }();
-    const std::string broken = *rc::gen::elementOf(broken_strings);
-    request.bytes.replace(at, marker.size(), "\"a" + broken + "b\"");
-  }
+  // The broken string is in the bytes only: no unescaped text holds it.
+  if (break_marked_string(request.bytes)) request.unescaped.clear();
+}
+
+const std::vector<std::string>& broken_json_strings() {
+  // Surrogate escapes that pair with nothing (each range's edges: a low one
+  // first, a high one after a high one); \u with a character next to the hex
+  // digits' ranges; raw control characters (0x1f is the last); UTF-8 broken at
+  // each byte of a sequence (second, third, fourth), and each sequence just
+  // past a lead byte's allowed range (RFC 3629's table): overlong in each
+  // length, a surrogate at either end, past U+10FFFF, a lead byte no form has,
+  // a continuation byte alone (broken_utf8_sequences).
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out{"\\ud83d", "\\ud83d\\u0041", "\\ude00", "\\ud83d\\ud83d", "\\ud83dx",
+                                 "\\ud83d\\ue000", "\\udbff\\u00e9", "\\udc00\\udc00", "\\udfff\\udfff",
+                                 "\\udbff\\udbff", "\\ud800\\udbff", "\\udbff\\ue000", "\\u00/0", "\\u00:0",
+                                 "\\u00@0", "\\u00G0", "\\u00`0", "\\u00g0", "\x1f", "\x01", "\t",
+                                 std::string(1, '\0')};
+    const auto& utf8 = broken_utf8_sequences();
+    out.insert(out.end(), utf8.begin(), utf8.end());
+    return out;
+  }();
+  return all;
+}
+
+bool break_marked_string(std::string& bytes) {
+  static const std::string marker = input_json(Json(std::string(kBrokenStringMarker)));
+  const auto at = bytes.find(marker);
+  if (at == std::string::npos) return false;
+  bytes.replace(at, marker.size(), "\"a" + *rc::gen::elementOf(broken_json_strings()) + "b\"");
+  return true;
 }
 
 std::string words_text(std::int64_t count) {

@@ -87,6 +87,15 @@ inline constexpr std::string_view kBrokenStringMarker = "\x01poolcheck-broken-st
 // For the defect catalogue: the envelope re-serialised after an edit
 // (dump_json, sometimes ASCII-escaped).
 void refresh_bytes(RequestCase& request);
+// What a JSON string may not hold, as it stands between the quotes: a lone
+// surrogate escape, \u with a non-hex character, a raw control character, and
+// each of broken_utf8_sequences.
+const std::vector<std::string>& broken_json_strings();
+// Replaces the string kBrokenStringMarker in a JSON text written by input_json
+// with "a<broken>b", <broken> drawn from broken_json_strings. False when the
+// text holds no marker. The defect catalogue and the fuzz targets' spec
+// mutator both break strings with it.
+bool break_marked_string(std::string& bytes);
 // A text of exactly `words` one-token words.
 std::string words_text(std::int64_t words);
 

@@ -21,6 +21,7 @@
 #include "core/token_types.hpp"
 #include "fuzz/custom_mutators.hpp"
 #include "properties/suites/input_mutations.hpp"
+#include "properties/suites/request_generators.hpp"
 
 namespace {
 
@@ -121,6 +122,54 @@ TEST(RequestMutations, TextCutIsAPrefixThatNoLongerParses) {
   EXPECT_FALSE(draws.empty());
   for (const auto& draw : draws)  // a proper prefix of an object's text: its closing brace is gone
     EXPECT_FALSE(poolcheck::parse_bounded_json(draw.bytes).ok()) << draw.bytes;
+}
+
+// A broken string replaces one string value of the mutated text: the text
+// holds "a<broken>b" for one of the broken strings, and the reader refuses it.
+// Each kind of JSON input (request, verify) is broken the same way.
+void expect_broken_strings(const std::vector<poolcheck::props::MutatedInput>& draws) {
+  const auto& broken = poolcheck::props::broken_json_strings();
+  for (const auto& draw : draws) {
+    EXPECT_FALSE(poolcheck::parse_bounded_json(draw.bytes).ok()) << draw.bytes;
+    EXPECT_TRUE(std::any_of(broken.begin(), broken.end(), [&](const std::string& b) {
+      return draw.bytes.find("\"a" + b + "b\"") != std::string::npos;
+    })) << draw.bytes;
+  }
+}
+
+TEST(RequestMutations, BrokenStringHoldsABrokenSequenceTheReaderRefuses) {
+  const auto draws = draws_named(kEnvelope, "broken string after ");
+  ASSERT_GE(draws.size(), 10u);
+  expect_broken_strings(draws);
+  // Among them ill-formed UTF-8, not only escapes: a byte at 0x80 or above.
+  EXPECT_TRUE(std::any_of(draws.begin(), draws.end(), [](const auto& draw) {
+    return std::any_of(draw.bytes.begin(), draw.bytes.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  }));
+}
+
+// The catalogue's broken-string defect is grafted as a marker string; the
+// text the target gets holds the broken string, never the marker.
+TEST(RequestMutations, BrokenStringDefectReachesTheTextBroken) {
+  std::vector<poolcheck::props::MutatedInput> defects;
+  for (auto& draw : request_draws(kEnvelope, 2000)) {
+    EXPECT_EQ(draw.bytes.find("poolcheck-broken-string"), std::string::npos) << draw.what;
+    if (draw.what == "defect: broken string") defects.push_back(std::move(draw));
+  }
+  ASSERT_FALSE(defects.empty());
+  expect_broken_strings(defects);
+}
+
+TEST(VerifyMutations, BrokenStringHoldsABrokenSequenceTheReaderRefuses) {
+  const auto input = poolcheck::parse_bounded_json(
+      R"({"model":{"pooler":{"pooling_type":"CLS","use_activation":false}},"pooling_params":{"task":"classify"}})");
+  ASSERT_TRUE(input.ok());
+  std::vector<poolcheck::props::MutatedInput> draws;
+  for (int i = 0; i < 600; ++i) {
+    auto draw = poolcheck::props::gen_verify_mutation(*input)(rc::Random(static_cast<std::uint64_t>(i)), 30).value();
+    if (draw.what.rfind("broken string after ", 0) == 0) draws.push_back(std::move(draw));
+  }
+  ASSERT_GE(draws.size(), 10u);
+  expect_broken_strings(draws);
 }
 
 TEST(RequestMutations, BigIntegerLandsOnATypedIntField) {
