@@ -150,9 +150,12 @@ TEST(RequestMutations, BrokenStringHoldsABrokenSequenceTheReaderRefuses) {
 // The catalogue's broken-string defect is grafted as a marker string; the
 // text the target gets holds the broken string, never the marker.
 TEST(RequestMutations, BrokenStringDefectReachesTheTextBroken) {
+  using poolcheck::props::kBrokenStringMarker;
+  // The marker's text, without the control characters input_json escapes.
+  const std::string_view marker_text = kBrokenStringMarker.substr(1, kBrokenStringMarker.size() - 2);
   std::vector<poolcheck::props::MutatedInput> defects;
   for (auto& draw : request_draws(kEnvelope, 2000)) {
-    EXPECT_EQ(draw.bytes.find("poolcheck-broken-string"), std::string::npos) << draw.what;
+    EXPECT_EQ(draw.bytes.find(marker_text), std::string::npos) << draw.what;
     if (draw.what == "defect: broken string") defects.push_back(std::move(draw));
   }
   ASSERT_FALSE(defects.empty());
