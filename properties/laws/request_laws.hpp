@@ -66,13 +66,13 @@ Violations prompt_exact(const RequestRun& run);
 // query 0 for 1:N and query i for N:N.
 Violations pairing_cardinality(const RequestRun& run);
 
-// All of the above, plus the wire round trip of the pairs' params.
 // Every text of the request (string inputs and text parts) splits and
 // tokenises as the spec says (laws::words_split). Full checks only.
 Violations inputs_split_as_specified(const RequestRun& run);
 // An accepted request's prompts hold at most kMaxTotalTokens (2^24) ids
 // together (spec 10.15): the bound is the request's, not each pair's.
 Violations token_total_bound(const RequestRun& run);
+// All of the above, plus the wire round trip of the pairs' params.
 Violations request_laws(const RequestRun& run);
 
 // The score union (spec 11.5) of an accepted score body: its sides are those
