@@ -389,7 +389,8 @@ class Scheduler {
     }
   }
 
-  // After Ctrl-C: the waiting targets are done without starting, the running ones get SIGINT once.
+  // After Ctrl-C: the waiting targets are done without starting, the running ones get SIGINT once, and
+  // those still running kInterruptGraceSeconds later are killed (kill_after_grace).
   void stop_on_interrupt() {
     for (auto& run : runs_)
       if (run->phase == TargetRun::Phase::Waiting) run->phase = TargetRun::Phase::Done;
@@ -398,6 +399,18 @@ class Scheduler {
       for (auto& run : runs_)
         if (run->process.pid > 0 && run->phase != TargetRun::Phase::Done) ::kill(-run->process.pid, SIGINT);
       forwarded_ = true;
+      interrupted_ = Clock::now();
+    }
+  }
+
+  // libFuzzer's fork mode answers SIGINT by ending after its next job, and the jobs of a long campaign last
+  // up to 300 s each: Ctrl-C would wait that long. Its findings are on disk as they happen, and no merge
+  // follows an interrupt, so a fuzzer that outlives the grace loses at most the new inputs of one job.
+  static constexpr double kInterruptGraceSeconds = 5;
+
+  void kill_after_grace(const TargetRun& run) const {
+    if (forwarded_ && !run.process.exited && since(interrupted_) > kInterruptGraceSeconds) {
+      ::kill(-run.process.pid, SIGKILL);
     }
   }
 
@@ -428,6 +441,7 @@ class Scheduler {
         since(run.started) > run.plan.seconds + 60) {  // the fuzzer ignored its time limit
       ::kill(-run.process.pid, SIGKILL);
     }
+    kill_after_grace(run);
     if (open && !run.process.exited) {
       print_progress_when_due(run);
       return;
@@ -474,6 +488,7 @@ class Scheduler {
   const SigintFlag& sigint_;
   std::ostream& out_;
   bool forwarded_ = false;  // the fuzzers have had their SIGINT
+  Clock::time_point interrupted_;
 };
 
 // Findings: what this campaign added, classified by replaying them through

@@ -54,8 +54,8 @@ struct CampaignOptions {
 
 // Returns the exit code: 0 no finding, 1 findings, 2 usage error (missing
 // binaries: the message says how to build them), 3 a fuzzer failed to run,
-// 130 interrupted (Ctrl-C: the fuzzers are stopped, the merge skipped, the
-// summary printed) with no finding.
+// 130 interrupted (Ctrl-C: the fuzzers are stopped, killed if they outlive a
+// grace of 5 s, the merge skipped, the summary printed) with no finding.
 int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace poolcheck::harness
