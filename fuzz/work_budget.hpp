@@ -14,8 +14,9 @@
 // full. The check reads the envelope it has parsed anyway, so the budget costs
 // no parse of its own.
 //
-// The full check. Determinism and coercion invariance each pre-process the
-// input again, and the wire round trip of every pair's params encodes and
+// The full check. Determinism, and coercion and spelling invariance (one run
+// of the input respelled both ways), pre-process the input again, and the wire
+// round trip of every pair's params encodes and
 // decodes each pair's params three ways: together they cost more than
 // everything else a check does (profile in Fuzzing.md, "Performance"). The
 // target gives them to one input in kFullCheckOneIn, chosen by the input's

@@ -14,6 +14,7 @@
 #include "core/wire.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/json_spelling.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
@@ -111,6 +112,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, first_failure_wins(document));
     append(result.violations, score_union_refusal(document));
     append(result.violations, typed_values_taken(document, envelope.error()));
+    append(result.violations, bounds_refusal(document, envelope.error()));
     return result;
   }
   const auto& caller = envelope->request.caller_params;
@@ -134,8 +136,10 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
-    append(result.violations, bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank));
+    append(result.violations,
+           bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank, envelope->model.max_model_len));
   if (refusal) {
+    append(result.violations, bounds_refusal(document, *refusal));
     append(result.violations, pairing_rejection(envelope->request, *refusal));
     append(result.violations, context_length_rejection(unbuilt, *refusal));
     append(result.violations, token_total_rejection(unbuilt, *refusal));
@@ -151,21 +155,30 @@ Violations determinism(const std::string& outcome, const std::string& again) {
 // The laws that run the input again, for every parsed document, rejected or
 // not (most refusals happen while the request's fields are read, so they must
 // be covered too). Coercion invariance respells one typed field, chosen by
-// the input's hash so that a finding reproduces, and runs it. That run is
-// also a second run of the same request: a core that answers differently the
-// second time fails it as well. So the byte-identical second run of the
-// determinism law is only made where there is nothing to respell, or to tell
-// the two laws apart once the respelled run differs. What that gives up:
-// state keyed by the exact bytes (the core keeps none) would go unseen on
-// inputs that have a respelling.
+// the input's hash so that a finding reproduces, and spelling invariance
+// writes the whole document anew (json_spelling.hpp): one run of the text
+// with both, compared with the original's outcome. That run is also a second
+// run of the same request: a core that answers differently the second time
+// fails it as well. So the byte-identical second run of the determinism law
+// is only made where every respelled text would pass the size bound, or to
+// tell the laws apart once the respelled run differs (then, with a typed
+// field respelled, the JSON spelling alone is run too). What that gives up:
+// state keyed by the exact bytes (the core keeps none) would go unseen.
 Violations rerun_laws(std::string_view bytes, const Json& document, const std::string& outcome) {
-  const auto respelled = respell_one_field(document, fnv1a32(bytes));
-  std::string respelled_bytes = respelled ? dump_json(respelled->envelope) : std::string();
-  // A respelling past the size limit would itself be refused: nothing to compare.
-  if (!respelled || respelled_bytes.size() > kMaxInputBytes) return determinism(outcome, preprocess_outcome(bytes));
-  const std::string respelled_outcome = preprocess_outcome(respelled_bytes);
+  const std::uint32_t choice = fnv1a32(bytes);
+  const auto respelled = respell_one_field(document, choice);
+  const Json& target = respelled ? respelled->envelope : document;
+  std::string text = respelled_json(target, choice);
+  // Escapes make a text up to six times longer; one past the size bound would itself be refused.
+  if (text.size() > kMaxInputBytes && respelled) text = dump_json(target);
+  if (text.size() > kMaxInputBytes) return determinism(outcome, preprocess_outcome(bytes));
+  const std::string respelled_outcome = preprocess_outcome(text);
   if (respelled_outcome == outcome) return {};
   Violations found = determinism(outcome, preprocess_outcome(bytes));
+  if (!found.empty()) return found;
+  if (!respelled) return spelling_invariance(outcome, respelled_outcome);
+  const std::string spelled_alone = respelled_json(document, choice);
+  if (spelled_alone.size() <= kMaxInputBytes) found = spelling_invariance(outcome, preprocess_outcome(spelled_alone));
   return found.empty() ? coercion_invariance(outcome, respelled_outcome, respelled->what) : found;
 }
 

@@ -234,28 +234,122 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
   return out;
 }
 
-Violations bounds_kept(const Json& body, bool rerank) {
+// Two canonical decimal integers compared by sign, length and digits: the
+// laws' own comparison. Integer's operator<=> is the one the core's bounds
+// use, and a law comparing with it shares its slips (automatic mutant
+// auto-integer-52-equality-1 put every integer beyond 64 bits on the wrong
+// side of every bound, in the core and in this law alike).
+int compare_decimal(std::string_view a, std::string_view b) {
+  const bool a_negative = a.starts_with('-');
+  if (a_negative != b.starts_with('-')) return a_negative ? -1 : 1;
+  const int sign = a_negative ? -1 : 1;
+  if (a.size() != b.size()) return a.size() < b.size() ? -sign : sign;
+  const int digits = a.compare(b);
+  return digits == 0 ? 0 : digits < 0 ? -sign : sign;
+}
+
+namespace {
+
+// The body's value for `field` as the decimal digits of a JSON integer, or
+// nullopt: absent, or a spelling for the coercion laws to judge.
+std::optional<std::string> written_decimal(const Json& body, std::string_view field) {
+  const auto it = body.find(field);
+  if (it == body.end() || (!it->is_number_integer() && !is_big_integer(*it))) return std::nullopt;
+  return dump_json(*it);
+}
+
+// The upper bounds of spec section 7, which pre-processing checks against
+// max_model_len: truncate_prompt_tokens at most it, a token limit 0 or below it.
+bool is_token_limit(std::string_view field) {
+  return field == "max_tokens_per_query" || field == "max_tokens_per_doc";
+}
+
+// Whether `message`, the refusal of a field that the body gave as `value`,
+// cites one of the field's bounds that the value keeps (so the refusal was not
+// due). `m` is the model's max_model_len as written, when it is an integer.
+// A message that cites no bound is other laws' to judge.
+bool cites_a_kept_bound(const TypedField& field, const std::string& value, const std::string& message,
+                        const std::optional<std::string>& m) {
+  const std::string name(field.name);
+  if (field.lower_bound &&
+      message == name + ": Input should be greater than or equal to " + std::to_string(*field.lower_bound))
+    return compare_decimal(value, std::to_string(*field.lower_bound)) >= 0;
+  if (is_token_limit(name) && message == name + " must be a non-negative integer")
+    return compare_decimal(value, "0") >= 0;
+  if (is_token_limit(name) && m && message.starts_with(name + " (") &&
+      message.ends_with(") must be less than max_model_len (" + *m + ")."))
+    return message != name + " (" + value + ") must be less than max_model_len (" + *m + ")." ||
+           compare_decimal(value, *m) < 0;
+  if (name == "truncate_prompt_tokens" && m && message.starts_with("truncate_prompt_tokens value is greater"))
+    return compare_decimal(value, *m) <= 0;
+  return false;
+}
+
+struct OnlineRefusal {
+  const Json* body;
+  bool rerank;
+};
+
+// The request body of an online (score or rerank) envelope whose refusal names
+// a field; nullopt for any other envelope or error.
+std::optional<OnlineRefusal> online_refusal(const Json& envelope, const Error& error) {
+  const auto endpoint = envelope.find("endpoint");
+  const auto body = envelope.find("request");
+  if (!error.param || endpoint == envelope.end() || body == envelope.end() || !body->is_object()) return std::nullopt;
+  const bool rerank = *endpoint == "rerank";
+  if (!rerank && *endpoint != "score") return std::nullopt;
+  return OnlineRefusal{&*body, rerank};
+}
+
+}  // namespace
+
+Violations bounds_kept(const Json& body, bool rerank, std::optional<std::int64_t> max_model_len) {
   Violations out;
   if (!body.is_object()) return out;
+  const auto kept = [&](std::string_view field, const std::string& value, const std::string& bound) {
+    out.push_back({"bounds", "an online request was accepted with " + std::string(field) + " = " + value + ", " +
+                                 bound});
+  };
   for (const auto& field : typed_fields()) {
-    if (!field.lower_bound || field.is_bool || (field.rerank_only && !rerank)) continue;
-    const auto it = body.find(field.name);
-    if (it == body.end() || it->is_boolean()) continue;
-    const auto value = spelled_integer(*it);
-    if (value && *value < *field.lower_bound)
-      out.push_back({"bounds", "an online request was accepted with " + std::string(field.name) + " = " +
-                                   value->to_string() + ", below its lower bound " +
-                                   std::to_string(*field.lower_bound)});
+    if (field.is_bool || (field.rerank_only && !rerank)) continue;
+    const auto value = written_decimal(body, field.name);
+    if (!value) continue;
+    if (field.lower_bound && compare_decimal(*value, std::to_string(*field.lower_bound)) < 0)
+      kept(field.name, *value, "below its lower bound " + std::to_string(*field.lower_bound));
+    if (!max_model_len) continue;
+    const std::string m = std::to_string(*max_model_len);
+    if (field.name == "truncate_prompt_tokens" && compare_decimal(*value, m) > 0)
+      kept(field.name, *value, "above max_model_len " + m);
+    if (is_token_limit(field.name) && *value != "0" && compare_decimal(*value, m) >= 0)
+      kept(field.name, *value, "not 0 and not below max_model_len " + m);
   }
   return out;
 }
 
+Violations bounds_refusal(const Json& envelope, const Error& error) {
+  const auto online = online_refusal(envelope, error);
+  if (!online) return {};
+  const std::string& field = *error.param;
+  const auto value = written_decimal(*online->body, field);
+  const auto is_field = [&](const TypedField& f) {
+    return f.name == field && !f.is_bool && (online->rerank || !f.rerank_only);
+  };
+  const auto typed = std::find_if(typed_fields().begin(), typed_fields().end(), is_field);
+  if (!value || typed == typed_fields().end()) return {};
+  const auto model = envelope.find("model");
+  const Json* m_json = model != envelope.end() && model->is_object() ? written(*model, "max_model_len") : nullptr;
+  const std::optional<std::string> m =
+      m_json && m_json->is_number_integer() ? std::optional<std::string>(dump_json(*m_json)) : std::nullopt;
+  if (!cites_a_kept_bound(*typed, *value, error.message, m)) return {};
+  return {{"bounds", "the body wrote " + field + " = " + *value + (m ? " (max_model_len " + *m + ")" : "") +
+                         ", which keeps the bound its refusal cites: '" + error.message + "'"}};
+}
+
 Violations typed_values_taken(const Json& envelope, const Error& error) {
-  const auto endpoint = envelope.find("endpoint");
-  const auto body = envelope.find("request");
-  if (!error.param || endpoint == envelope.end() || body == envelope.end() || !body->is_object()) return {};
-  const bool rerank = *endpoint == "rerank";
-  if (!rerank && *endpoint != "score") return {};
+  const auto online = online_refusal(envelope, error);
+  if (!online) return {};
+  const Json* body = online->body;
+  const bool rerank = online->rerank;
   for (const auto& field : typed_fields()) {
     if (*error.param != field.name || (field.rerank_only && !rerank)) continue;
     const auto value = body->find(field.name);

@@ -57,11 +57,24 @@ struct Respelling {
 };
 std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice);
 
-// The bounds law: an accepted online request holds no typed int field, given
-// as a JSON integer, below its lower bound (#46119: a negative top_n accepted,
-// silently meaning "all"). Like salt-valid, it lets fuzzing, which knows no
-// defect, find an acceptance the validation should have refused.
-Violations bounds_kept(const Json& body, bool rerank);
+// The bounds law, both ways, for the online typed int fields given as JSON
+// integers (of any size, spec 11.2). bounds_kept: an accepted request holds no
+// field below its lower bound (#46119: a negative top_n accepted, silently
+// meaning "all") and, given the model's max_model_len, no
+// truncate_prompt_tokens above it and no non-zero token limit at or above it.
+// bounds_refusal: a refusal that cites one of those bounds for a field
+// (pydantic's "greater than or equal to", "must be a non-negative integer",
+// "(V) must be less than max_model_len (M).", "greater than max_model_len")
+// names a value the body wrote and that breaks it; `envelope` is the
+// document, read by the law itself. Like salt-valid, they let fuzzing, which
+// knows no defect, judge where a bound was drawn. Compared with
+// compare_decimal, never with the core's Integer.
+Violations bounds_kept(const Json& body, bool rerank, std::optional<std::int64_t> max_model_len = std::nullopt);
+Violations bounds_refusal(const Json& envelope, const Error& error);
+
+// Compares two canonical decimal integers ("-12", "0", "340282366920938463463374607431768211456"):
+// negative, zero or positive, as a is below, equal to or above b.
+int compare_decimal(std::string_view a, std::string_view b);
 
 // The fields-taken law: an accepted request holds the values its body wrote,
 // read from the body by the law: truncate_prompt_tokens as a JSON integer and

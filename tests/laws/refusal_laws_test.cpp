@@ -12,7 +12,9 @@
 #include "core/json_api.hpp"
 #include "core/json_input.hpp"
 #include "core/output_json.hpp"
+#include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/json_spelling.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/size_laws.hpp"
@@ -284,6 +286,143 @@ TEST(PlannedLengthsExact, HoldsOnTheCoresPlanAndFiresOnAWrongLengthCountOrTotal)
   // Pairs of 2^23 + 1 each, as a bound applied to each pair alone would accept them.
   const Planned past = planned_run(envelope("rerank", two_pairs, {{"max_model_len", half + 1}}));
   EXPECT_FIRES(planned_lengths_exact(past.run(), std::vector<std::int64_t>{half + 1, half + 1}), "token-total");
+}
+
+// ------------------------------------------------------------------ bounds
+
+TEST(CompareDecimal, OrdersBySignLengthAndDigits) {
+  const std::vector<std::string> ascending{"-340282366920938463463374607431768211456", "-9223372036854775809",
+                                           "-10", "-9", "-1", "0", "1", "9", "10", "512",
+                                           "9223372036854775807", "18446744073709551616",
+                                           "340282366920938463463374607431768211456"};
+  for (std::size_t i = 0; i < ascending.size(); ++i)
+    for (std::size_t j = 0; j < ascending.size(); ++j) {
+      const int want = i < j ? -1 : i > j ? 1 : 0;
+      const int got = compare_decimal(ascending[i], ascending[j]);
+      EXPECT_EQ((got > 0) - (got < 0), want) << ascending[i] << " vs " << ascending[j];
+    }
+}
+
+TEST(BoundsKept, FiresOnAnAcceptedValueAboveItsUpperBoundOfAnySize) {
+  const Json big = Integer::from_decimal("1000000000000000000000000000000").to_json();
+  const Json negative_big = Integer::from_decimal("-1000000000000000000000000000000").to_json();
+  EXPECT_HOLDS(bounds_kept(Json{{"truncate_prompt_tokens", 512}, {"max_tokens_per_query", 511}}, false, 512));
+  EXPECT_HOLDS(bounds_kept(Json{{"max_tokens_per_doc", 0}, {"priority", big}}, false, 512));
+  EXPECT_FIRES(bounds_kept(Json{{"truncate_prompt_tokens", 513}}, false, 512), "bounds");
+  EXPECT_FIRES(bounds_kept(Json{{"truncate_prompt_tokens", big}}, false, 512), "bounds");
+  EXPECT_FIRES(bounds_kept(Json{{"max_tokens_per_query", 512}}, false, 512), "bounds");
+  EXPECT_FIRES(bounds_kept(Json{{"max_tokens_per_doc", big}}, false, 512), "bounds");
+  EXPECT_FIRES(bounds_kept(Json{{"top_n", negative_big}}, true), "bounds");
+  EXPECT_FIRES(bounds_kept(Json{{"truncate_prompt_tokens", negative_big}}, false), "bounds");
+  // Without max_model_len only the lower bounds are judged.
+  EXPECT_HOLDS(bounds_kept(Json{{"truncate_prompt_tokens", big}}, false));
+}
+
+TEST(BoundsRefusal, HoldsOnTheCoresRefusalsOfEverySizeAndFiresOnAnUnjustifiedOne) {
+  const Json model{{"max_model_len", 512}};
+  const std::vector<std::string> values{"-1000000000000000000000000000000", "-9223372036854775809", "-2", "-1", "0",
+                                        "1", "511", "512", "513", "9223372036854775808",
+                                        "1000000000000000000000000000000"};
+  int refusals_judged = 0;
+  for (const auto& field : typed_fields()) {
+    if (field.is_bool) continue;
+    const std::string endpoint = field.rerank_only ? "rerank" : "score";
+    Json body = field.rerank_only ? Json{{"query", "q"}, {"documents", {"d"}}} : Json{{"queries", "q"}, {"documents", "d"}};
+    for (const std::string& value : values) {
+      body[std::string(field.name)] = Integer::from_decimal(value).to_json();
+      const Json env = envelope(endpoint, body, model);
+      const auto parsed = envelope_from_json(env);
+      const auto output = parsed ? preprocess(parsed->model, parsed->request) : Result<PreprocessOutput>(parsed.error());
+      if (output) {
+        EXPECT_HOLDS(bounds_kept(body, field.rerank_only, 512)) << env.dump();
+        continue;
+      }
+      ++refusals_judged;
+      EXPECT_HOLDS(bounds_refusal(env, output.error())) << env.dump() << " " << output.error().message;
+    }
+  }
+  EXPECT_GT(refusals_judged, 10) << "too few refusals judged: the test would show little";
+
+  const auto refused = [&](const char* field, const char* value) {
+    return envelope("score", Json{{"queries", "q"}, {"documents", "d"}, {field, Integer::from_decimal(value).to_json()}},
+                    model);
+  };
+  const auto error = [](const std::string& message, const char* param) { return Error::bad_request(message, param); };
+  // Each bound's message given for a value that keeps it.
+  EXPECT_FIRES(bounds_refusal(refused("truncate_prompt_tokens", "1000000000000000000000000000000"),
+                              error("truncate_prompt_tokens: Input should be greater than or equal to -1",
+                                    "truncate_prompt_tokens")),
+               "bounds");
+  EXPECT_FIRES(bounds_refusal(refused("max_tokens_per_query", "1000000000000000000000000000000"),
+                              error("max_tokens_per_query must be a non-negative integer", "max_tokens_per_query")),
+               "bounds");
+  EXPECT_FIRES(bounds_refusal(refused("max_tokens_per_doc", "-1000000000000000000000000000000"),
+                              error("max_tokens_per_doc (-1000000000000000000000000000000) must be less than "
+                                    "max_model_len (512).",
+                                    "max_tokens_per_doc")),
+               "bounds");
+  EXPECT_FIRES(bounds_refusal(refused("max_tokens_per_doc", "600"),
+                              error("max_tokens_per_doc (601) must be less than max_model_len (512).",
+                                    "max_tokens_per_doc")),
+               "bounds");
+  EXPECT_FIRES(bounds_refusal(refused("truncate_prompt_tokens", "512"),
+                              error("truncate_prompt_tokens value is greater than max_model_len. Please request a "
+                                    "smaller truncation size.",
+                                    "truncate_prompt_tokens")),
+               "bounds");
+  // A spelling, another field's error or a message citing no bound: other laws'.
+  const Json spelled = envelope("score", Json{{"queries", "q"}, {"documents", "d"}, {"max_tokens_per_doc", "600"}}, model);
+  EXPECT_HOLDS(bounds_refusal(spelled, error("max_tokens_per_doc must be a non-negative integer", "max_tokens_per_doc")));
+  EXPECT_HOLDS(bounds_refusal(refused("max_tokens_per_doc", "600"), error("model: Input should be a valid string", "model")));
+  EXPECT_HOLDS(bounds_refusal(refused("max_tokens_per_doc", "600"),
+                              error("max_tokens_per_doc: Input should be a valid integer", "max_tokens_per_doc")));
+}
+
+TEST(BoundsKept, IntegersBeyond64BitsThroughTheRequestCheck) {
+  // spec 11.2: 10^30 is above every bound, -10^30 below; no false alarm either way.
+  for (const char* field : {"truncate_prompt_tokens", "max_tokens_per_query", "top_n", "priority"})
+    for (const char* value : {"1000000000000000000000000000000", "-1000000000000000000000000000000"}) {
+      const std::string input = std::string(R"({"endpoint":"rerank","model":{"max_model_len":512},"request":{"query":"q","documents":["d"],")") +
+                                field + "\":" + value + "}}";
+      const auto result = check_request_input(input);
+      EXPECT_TRUE(result.violations.empty()) << input << "\n" << describe(result.violations);
+    }
+}
+
+// ----------------------------------------------------------- JSON spelling
+
+TEST(RespelledJson, ReadsBackAsTheSameDocumentInEveryForm) {
+  const Json document = Json::parse(
+      "{\"endpoint\": \"score\", \"request\": {\"queries\": [\"caf\xC3\xA9 \xF0\x9F\x98\x80\", \"a\\\"b\\\\c/d\\n\\t\\u0001\"], "
+      "\"documents\": \"\xE2\x80\xA8 x\", \"priority\": -5, \"big\": 1e300, \"f\": 0.1, \"t\": true, \"n\": null, "
+      "\"o\": {}, \"l\": []}}");
+  bool escaped = false, pair = false, mark = false, spaced = false, upper = false;
+  for (std::uint64_t choice = 0; choice < 64; ++choice) {
+    const std::string text = respelled_json(document, choice);
+    const auto read = parse_bounded_json(text);
+    ASSERT_TRUE(read.ok()) << text;
+    EXPECT_EQ(read->dump(), document.dump()) << text;
+    // nlohmann's reader, apart from the core's: the text is plain JSON (its byte order mark aside).
+    const std::string plain = text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+    EXPECT_EQ(Json::parse(plain).dump(), document.dump()) << text;
+    escaped |= text.find("\\u00") != std::string::npos;
+    pair |= text.find("\\ud83d") != std::string::npos || text.find("\\uD83D") != std::string::npos;
+    upper |= text.find("\\u00E9") != std::string::npos;
+    mark |= plain.size() != text.size();
+    spaced |= text.find('\n') != std::string::npos;
+  }
+  EXPECT_TRUE(escaped && pair && mark && spaced && upper)
+      << escaped << pair << mark << spaced << upper << ": some form never drawn in 64 choices";
+}
+
+TEST(SpellingInvariance, HoldsOnTheCoreAndFiresOnAnotherOutcome) {
+  EXPECT_HOLDS(spelling_invariance("{\"a\":1}", "{\"a\":1}"));
+  EXPECT_FIRES(spelling_invariance("{\"a\":1}", "{\"error\":{}}"), "spelling-invariance");
+  // The full check runs it: every law holds on a request that is escaped, spaced and marked somewhere.
+  const auto result = check_request_input(
+      R"({"endpoint":"score","request":{"queries":["caf\u00e9 \ud83d\ude00 q"],"documents":["d\n e"],"priority":3}})");
+  EXPECT_TRUE(result.accepted);
+  EXPECT_TRUE(result.violations.empty()) << describe(result.violations);
 }
 
 }  // namespace
