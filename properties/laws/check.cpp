@@ -285,6 +285,7 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
   CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(*raw, *decoded), true, params_to_object(*decoded)}
                                : rejected_wire(raw, decoded.error());
+  append(result.violations, msgpack_utf8_refusal_exact(bytes, raw));
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),

@@ -1,12 +1,18 @@
 #include "properties/laws/utf8_laws.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace poolcheck::laws {
 namespace {
 
 constexpr std::string_view kRefusal = "Invalid JSON: Invalid UTF-8 byte: ";
+constexpr std::string_view kMsgpackRefusal = "Invalid MessagePack: invalid UTF-8 in string at byte ";
 
 // The length of the well-formed sequence at s[i], or 0. The lead byte gives
 // the length; the code point decoded from the whole sequence decides.
@@ -56,7 +62,90 @@ std::string position_text(const FirstIllFormed& at) {
          std::to_string(at.character) + ")";
 }
 
+// The [start, end) of the MessagePack str payload that holds byte `offset`,
+// found by the law's own flat walk of the items before it (each tag's size from
+// the MessagePack spec, not core/msgpack: a document is its items in pre-order,
+// so headers and payloads follow one another), or nullopt when no payload of a
+// whole str holds it.
+std::optional<std::pair<std::size_t, std::size_t>> str_payload_at(std::string_view bytes, std::size_t offset) {
+  std::size_t at = 0;
+  const auto big_endian = [&](std::size_t from, int width) -> std::optional<std::uint64_t> {
+    if (bytes.size() - from < static_cast<std::size_t>(width)) return std::nullopt;
+    std::uint64_t v = 0;
+    for (int i = 0; i < width; ++i) v = (v << 8) | static_cast<std::uint8_t>(bytes[from + i]);
+    return v;
+  };
+  while (at < bytes.size() && at <= offset) {
+    const auto tag = static_cast<std::uint8_t>(bytes[at]);
+    std::size_t header = 1;
+    std::uint64_t payload = 0;
+    bool is_str = false;
+    if (tag >= 0xa0 && tag <= 0xbf) {
+      payload = tag & 0x1f, is_str = true;
+    } else if (tag >= 0xd9 && tag <= 0xdb) {
+      const int width = 1 << (tag - 0xd9);
+      const auto length = big_endian(at + 1, width);
+      if (!length) return std::nullopt;
+      header += width, payload = *length, is_str = true;
+    } else if (tag >= 0xc4 && tag <= 0xc9) {  // bin8..32, ext8..32 (an ext has a type byte)
+      const int width = 1 << ((tag - 0xc4) % 3);
+      const auto length = big_endian(at + 1, width);
+      if (!length) return std::nullopt;
+      header += width + (tag >= 0xc7 ? 1 : 0), payload = *length;
+    } else if (tag >= 0xca && tag <= 0xd3) {  // float32/64, uint8..64, int8..64
+      static constexpr int kValueBytes[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
+      payload = kValueBytes[tag - 0xca];
+    } else if (tag >= 0xd4 && tag <= 0xd8) {  // fixext1..16: a type byte, then the data
+      header = 2, payload = std::uint64_t{1} << (tag - 0xd4);
+    } else if (tag == 0xdc || tag == 0xde) {  // array16, map16: the items follow
+      header = 3;
+    } else if (tag == 0xdd || tag == 0xdf) {
+      header = 5;
+    } else if (tag == 0xc1) {
+      return std::nullopt;  // never used: no item
+    }
+    const std::size_t start = at + header;
+    if (start > bytes.size() || bytes.size() - start < payload) return std::nullopt;
+    if (is_str && offset >= start && offset < start + payload) return std::pair{start, start + payload};
+    at = start + payload;
+  }
+  return std::nullopt;
+}
+
+// Whether every string of a decoded document, keys included, is well formed.
+bool strings_well_formed(const Json& value) {
+  if (value.is_string()) return first_ill_formed(value.get_ref<const std::string&>()).byte == std::string_view::npos;
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items())
+      if (first_ill_formed(key).byte != std::string_view::npos || !strings_well_formed(member)) return false;
+    return true;
+  }
+  if (value.is_array())
+    return std::all_of(value.begin(), value.end(), [](const Json& item) { return strings_well_formed(item); });
+  return true;
+}
+
 }  // namespace
+
+Violations msgpack_utf8_refusal_exact(std::string_view bytes, const Result<Json>& decoded) {
+  if (decoded) {
+    if (strings_well_formed(*decoded)) return {};
+    return {{"utf8-refusal", "MessagePack with an ill-formed UTF-8 string was accepted"}};
+  }
+  const std::string& message = decoded.error().message;
+  if (!message.starts_with(kMsgpackRefusal)) return {};
+  const std::size_t offset = std::strtoull(message.c_str() + kMsgpackRefusal.size(), nullptr, 10);
+  const auto payload = str_payload_at(bytes, offset);
+  if (!payload) return {{"utf8-refusal", "'" + message + "', but no string's bytes hold byte " + std::to_string(offset)}};
+  const std::string_view text = bytes.substr(payload->first, payload->second - payload->first);
+  const std::size_t first = first_ill_formed(text).byte;
+  if (first == std::string_view::npos)
+    return {{"utf8-refusal", "a well-formed UTF-8 string (bytes " + std::to_string(payload->first) + " to " +
+                                 std::to_string(payload->second) + ") was refused with '" + message + "'"}};
+  if (payload->first + first == offset) return {};
+  return {{"utf8-refusal", "the string's first ill-formed UTF-8 sequence starts at byte " +
+                               std::to_string(payload->first + first) + "; got '" + message + "'"}};
+}
 
 Violations utf8_refusal_exact(std::string_view bytes, const Result<Json>& parsed) {
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);  // utf-8-sig: positions count after it

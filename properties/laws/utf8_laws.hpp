@@ -18,4 +18,12 @@ namespace poolcheck::laws {
 // Law "utf8-refusal": `parsed` is what parse_bounded_json(bytes) gave.
 Violations utf8_refusal_exact(std::string_view bytes, const Result<Json>& parsed);
 
+// The same law at the MessagePack door: `decoded` is what from_msgpack(bytes)
+// gave. Accepted: every string, keys included, is well formed. Refused as
+// `invalid UTF-8 in string at byte N`: N is where the first ill-formed sequence
+// of a string's own bytes starts, that string found by the law's own walk of
+// the items (automatic mutant auto-msgpack-169-int-literal-1 refused every
+// string holding U+0080 to U+00BF, and no law of the params_wire target saw it).
+Violations msgpack_utf8_refusal_exact(std::string_view bytes, const Result<Json>& decoded);
+
 }  // namespace poolcheck::laws

@@ -11,6 +11,7 @@
 #include "core/integer.hpp"
 #include "core/json_api.hpp"
 #include "core/json_input.hpp"
+#include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
@@ -423,6 +424,46 @@ TEST(SpellingInvariance, HoldsOnTheCoreAndFiresOnAnotherOutcome) {
       R"({"endpoint":"score","request":{"queries":["caf\u00e9 \ud83d\ude00 q"],"documents":["d\n e"],"priority":3}})");
   EXPECT_TRUE(result.accepted);
   EXPECT_TRUE(result.violations.empty()) << describe(result.violations);
+}
+
+// ------------------------------------------------ UTF-8 at the MessagePack door
+
+TEST(MsgpackUtf8Refusal, HoldsOnTheDecoderAndFiresOnARefusalOfAWellFormedStringOrAtAnotherByte) {
+  using namespace std::string_literals;
+  // A map {"k": <string>} in each str form, then a fixarray of a float32, a bin8 and the string.
+  const auto documents = [](const std::string& text) {
+    std::vector<std::string> out;
+    out.push_back("\x81\xa1k"s + static_cast<char>(0xa0 + text.size()) + text);
+    out.push_back("\x81\xa1k\xd9"s + static_cast<char>(text.size()) + text);
+    out.push_back("\x81\xa1k\xda\x00"s + static_cast<char>(text.size()) + text);
+    out.push_back("\x93\xca\x3f\x00\x00\x00\xc4\x02\xff\xfe"s + static_cast<char>(0xa0 + text.size()) + text);
+    return out;
+  };
+  int refusals = 0, acceptances = 0;
+  for (const std::string& text : {"plain"s, "\xc2\xa9 \xc2\x85"s, "\xe2\x80\xa8"s, "\xf0\x9f\x98\x80"s, "a\xc2"s,
+                                  "ab\xe0\x80\x80"s, "\xed\xa0\x80"s, "x\xf4\x90\x80\x80"s, "\x80"s, "\xc0\xaf"s,
+                                  "\xf0\x9f\x98"s}) {
+    for (const std::string& bytes : documents(text)) {
+      const auto decoded = from_msgpack(bytes);
+      (decoded ? acceptances : refusals) += 1;
+      EXPECT_HOLDS(msgpack_utf8_refusal_exact(bytes, decoded)) << (decoded ? "accepted" : decoded.error().message);
+    }
+  }
+  EXPECT_GT(refusals, 20);
+  EXPECT_GT(acceptances, 10);
+
+  const std::string well_formed = "\x81\xa1k\xa2\xc2\xa9"s;  // {"k": "©"}: the string's bytes are 4 and 5
+  const auto refusal = [](std::size_t at) {
+    return Result<Json>(Error::bad_request("Invalid MessagePack: invalid UTF-8 in string at byte " + std::to_string(at)));
+  };
+  EXPECT_FIRES(msgpack_utf8_refusal_exact(well_formed, refusal(4)), "utf8-refusal");
+  // A string of 2 bytes, "x" and the first byte of "©", whose second byte follows it: ill-formed from byte 5.
+  const std::string cut = "\x81\xa1k\xa2x\xc2\xa9"s;
+  EXPECT_HOLDS(msgpack_utf8_refusal_exact(cut, refusal(5)));
+  EXPECT_FIRES(msgpack_utf8_refusal_exact(cut, refusal(4)), "utf8-refusal");
+  EXPECT_FIRES(msgpack_utf8_refusal_exact(well_formed, refusal(1)), "utf8-refusal");  // a header, no string's bytes
+  EXPECT_FIRES(msgpack_utf8_refusal_exact(well_formed, Result<Json>(Json{{"k", "\xc2"}})), "utf8-refusal");
+  EXPECT_HOLDS(msgpack_utf8_refusal_exact(well_formed, Result<Json>(Json{{"k", "\xc2\xa9"}})));
 }
 
 }  // namespace
