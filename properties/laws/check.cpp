@@ -15,6 +15,7 @@
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
+#include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
@@ -288,6 +289,7 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   append(result.violations, msgpack_utf8_refusal_exact(bytes, raw));
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
+  if (raw) append(result.violations, msgpack_values_exact(bytes, *raw));
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
   if (decoded) {

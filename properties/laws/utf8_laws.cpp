@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "properties/laws/msgpack_items.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -63,51 +64,15 @@ std::string position_text(const FirstIllFormed& at) {
 }
 
 // The [start, end) of the MessagePack str payload that holds byte `offset`,
-// found by the law's own flat walk of the items before it (each tag's size from
-// the MessagePack spec, not core/msgpack: a document is its items in pre-order,
-// so headers and payloads follow one another), or nullopt when no payload of a
-// whole str holds it.
+// found by the laws' own walk of the items before it (msgpack_items.hpp), or
+// nullopt when no payload of a whole str holds it.
 std::optional<std::pair<std::size_t, std::size_t>> str_payload_at(std::string_view bytes, std::size_t offset) {
-  std::size_t at = 0;
-  const auto big_endian = [&](std::size_t from, int width) -> std::optional<std::uint64_t> {
-    if (bytes.size() - from < static_cast<std::size_t>(width)) return std::nullopt;
-    std::uint64_t v = 0;
-    for (int i = 0; i < width; ++i) v = (v << 8) | static_cast<std::uint8_t>(bytes[from + i]);
-    return v;
-  };
-  while (at < bytes.size() && at <= offset) {
-    const auto tag = static_cast<std::uint8_t>(bytes[at]);
-    std::size_t header = 1;
-    std::uint64_t payload = 0;
-    bool is_str = false;
-    if (tag >= 0xa0 && tag <= 0xbf) {
-      payload = tag & 0x1f, is_str = true;
-    } else if (tag >= 0xd9 && tag <= 0xdb) {
-      const int width = 1 << (tag - 0xd9);
-      const auto length = big_endian(at + 1, width);
-      if (!length) return std::nullopt;
-      header += width, payload = *length, is_str = true;
-    } else if (tag >= 0xc4 && tag <= 0xc9) {  // bin8..32, ext8..32 (an ext has a type byte)
-      const int width = 1 << ((tag - 0xc4) % 3);
-      const auto length = big_endian(at + 1, width);
-      if (!length) return std::nullopt;
-      header += width + (tag >= 0xc7 ? 1 : 0), payload = *length;
-    } else if (tag >= 0xca && tag <= 0xd3) {  // float32/64, uint8..64, int8..64
-      static constexpr int kValueBytes[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
-      payload = kValueBytes[tag - 0xca];
-    } else if (tag >= 0xd4 && tag <= 0xd8) {  // fixext1..16: a type byte, then the data
-      header = 2, payload = std::uint64_t{1} << (tag - 0xd4);
-    } else if (tag == 0xdc || tag == 0xde) {  // array16, map16: the items follow
-      header = 3;
-    } else if (tag == 0xdd || tag == 0xdf) {
-      header = 5;
-    } else if (tag == 0xc1) {
-      return std::nullopt;  // never used: no item
-    }
-    const std::size_t start = at + header;
-    if (start > bytes.size() || bytes.size() - start < payload) return std::nullopt;
-    if (is_str && offset >= start && offset < start + payload) return std::pair{start, start + payload};
-    at = start + payload;
+  for (std::size_t at = 0; at < bytes.size() && at <= offset;) {
+    const auto item = read_msgpack_item(bytes, at);
+    if (!item) return std::nullopt;
+    if (item->kind == MsgpackItem::Kind::Str && offset >= item->payload && offset < item->end)
+      return std::pair{item->payload, item->end};
+    at = item->end;
   }
   return std::nullopt;
 }

@@ -16,6 +16,7 @@
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
+#include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/size_laws.hpp"
@@ -464,6 +465,49 @@ TEST(MsgpackUtf8Refusal, HoldsOnTheDecoderAndFiresOnARefusalOfAWellFormedStringO
   EXPECT_FIRES(msgpack_utf8_refusal_exact(well_formed, refusal(1)), "utf8-refusal");  // a header, no string's bytes
   EXPECT_FIRES(msgpack_utf8_refusal_exact(well_formed, Result<Json>(Json{{"k", "\xc2"}})), "utf8-refusal");
   EXPECT_HOLDS(msgpack_utf8_refusal_exact(well_formed, Result<Json>(Json{{"k", "\xc2\xa9"}})));
+}
+
+// --------------------------------------------------- MessagePack values, exactly
+
+TEST(MsgpackValuesExact, HoldsOnTheDecoderAndFiresOnEachMisreadValue) {
+  using namespace std::string_literals;
+  // Every integer form at both signs, float32 and float64 (NaN, -0.0), nil, booleans, strings, bin-free nesting.
+  const std::vector<std::string> documents{
+      "\xdc\x00\x10\x05\xe0\xcc\xff\xcd\x01\x00\xce\x00\x01\x00\x00\xcf\xff\xff\xff\xff\xff\xff\xff\xff\xd0\x80\xd1\xff\x7f"
+      "\xd2\x80\x00\x00\x00\xd3\x80\x00\x00\x00\x00\x00\x00\x00\xd0\x05\xca\xbf\xc0\x00\x00\xcb\x80\x00\x00\x00\x00\x00"
+      "\x00\x00\xcb\x7f\xf8\x00\x00\x00\x00\x00\x01\xc0\xc2"s,
+      "\x83\xa1" "a\x92\xc3\xa0\xa1" "b\x81\xd9\x02xy\xdc\x00\x01\x01\xa2\xc2\xa9\xde\x00\x00"s,
+  };
+  for (const std::string& bytes : documents) {
+    const auto decoded = from_msgpack(bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+    EXPECT_HOLDS(msgpack_values_exact(bytes, *decoded)) << decoded->dump();
+  }
+  const std::string list = documents[0];
+  const Json right = *from_msgpack(list);
+  const auto changed = [&](std::size_t i, Json v) {
+    Json wrong = right;
+    wrong[i] = std::move(v);
+    return wrong;
+  };
+  // Items: 5, -32, 255, 256, 65536, 2^64-1, -128, -129, -2^31, -2^63, 5 (int8), -1.5f, -0.0, NaN, nil, false.
+  EXPECT_FIRES(msgpack_values_exact(list, changed(6, std::uint64_t{0} - 128)), "msgpack-values-exact");  // int8 as unsigned
+  EXPECT_FIRES(msgpack_values_exact(list, changed(1, std::uint64_t{0} - 32)), "msgpack-values-exact");   // fixint too
+  EXPECT_FIRES(msgpack_values_exact(list, changed(9, std::int64_t{0})), "msgpack-values-exact");
+  EXPECT_HOLDS(msgpack_values_exact(list, changed(10, std::int64_t{5})));  // signed or unsigned 5: one integer
+  EXPECT_FIRES(msgpack_values_exact(list, changed(11, -1.25)), "msgpack-values-exact");
+  EXPECT_FIRES(msgpack_values_exact(list, changed(12, 0.0)), "msgpack-values-exact");  // -0.0 lost its sign
+  EXPECT_FIRES(msgpack_values_exact(list, changed(13, 1.0)), "msgpack-values-exact");
+  EXPECT_FIRES(msgpack_values_exact(list, changed(14, false)), "msgpack-values-exact");
+  EXPECT_FIRES(msgpack_values_exact(list, changed(15, true)), "msgpack-values-exact");
+  Json shorter = right;
+  shorter.erase(shorter.size() - 1);
+  EXPECT_FIRES(msgpack_values_exact(list, shorter), "msgpack-values-exact");
+  const std::string map = documents[1];
+  Json renamed = *from_msgpack(map);
+  renamed["b"]["xz"] = renamed["b"]["xy"];
+  renamed["b"].erase("xy");
+  EXPECT_FIRES(msgpack_values_exact(map, renamed), "msgpack-values-exact");
 }
 
 }  // namespace
