@@ -114,6 +114,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, score_union_refusal(document));
     append(result.violations, typed_values_taken(document, envelope.error()));
     append(result.violations, bounds_refusal(document, envelope.error()));
+    append(result.violations, type_refusals_due(document, envelope.error()));
     return result;
   }
   const auto& caller = envelope->request.caller_params;

@@ -1,10 +1,12 @@
 #include "properties/laws/error_laws.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <regex>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/output_json.hpp"
 
@@ -290,6 +292,49 @@ Violations first_failure_wins(const Json& envelope, OnlineParser parse) {
   return {{"first-failure-wins", "the request was refused for '" + p + "' (" + first.error().message + "), but '" +
                                      q + "', checked before it (spec 10.2), is refused on its own: " +
                                      second.error().message}};
+}
+
+namespace {
+
+// The values at a dotted `path` of the envelope or its body (see the header).
+std::vector<const Json*> values_at(const Json& envelope, std::string_view path) {
+  const auto body_at = envelope.find("request");
+  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
+  std::vector<const Json*> roots{&envelope, body};
+  const std::string_view first = path.substr(0, path.find('.'));
+  if (first == "$" || first == "envelope" || first == "body") {
+    roots = {first == "body" ? body : &envelope};
+    path.remove_prefix(std::min(path.size(), first.size() + 1));
+  }
+  std::vector<const Json*> found;
+  for (const Json* value : roots) {
+    for (std::string_view rest = path; value != nullptr && !rest.empty();) {
+      const std::size_t end = std::min(rest.find('.'), rest.size());
+      const auto it = value->find(rest.substr(0, end));  // end() on anything but an object
+      value = it == value->end() ? nullptr : &*it;
+      rest.remove_prefix(std::min(rest.size(), end + 1));
+    }
+    if (value != nullptr) found.push_back(value);
+  }
+  return found;
+}
+
+}  // namespace
+
+Violations type_refusals_due(const Json& envelope, const Error& error) {
+  static constexpr std::string_view kPrefix = ": Input should be a valid ";
+  const std::size_t at = error.message.find(kPrefix);
+  if (at == std::string::npos || !envelope.is_object()) return {};
+  const std::string_view path(error.message.data(), at);
+  const std::string_view kind = std::string_view(error.message).substr(at + kPrefix.size());
+  const auto of_kind = [&](const Json* v) {
+    return kind == "object" ? v->is_object() : kind == "list" ? v->is_array() : v->is_string();
+  };
+  if ((kind != "object" && kind != "list" && kind != "string") || path.find('[') != std::string_view::npos) return {};
+  const auto values = values_at(envelope, path);
+  if (values.empty() || !std::all_of(values.begin(), values.end(), of_kind)) return {};
+  return {{"type-refusals-due", "'" + error.message + "', but the value at " + std::string(path) + " is a " +
+                                    std::string(kind) + ": " + dump_json(*values.front()).substr(0, 200)}};
 }
 
 }  // namespace poolcheck::laws

@@ -45,4 +45,17 @@ Violations first_failure_wins(const Json& envelope);
 using OnlineParser = Result<ScoringRequest> (*)(const Json& body, Endpoint endpoint);
 Violations first_failure_wins(const Json& envelope, OnlineParser parse);
 
+// Type refusals are due: a refusal `<path>: Input should be a valid object`
+// (or `list`, `string`) names a value that is not one. `path` is dotted keys
+// read from the envelope itself and from its request body (`$`, `envelope`
+// and `body` name those two); where both hold a value at the path (`model`:
+// the model's config, or the body's model name), every value found must be of
+// the kind for the refusal to be undue. Law id "type-refusals-due". The error
+// law judges only the message's form, so a check with its test turned round
+// refused every model config as not an object, and no law of the fuzz
+// targets saw it (automatic mutant auto-model-95-drop-not-1). The lax kinds
+// (integer, boolean) are typed-values-taken's; paths with an index are not
+// judged.
+Violations type_refusals_due(const Json& envelope, const Error& error);
+
 }  // namespace poolcheck::laws

@@ -15,6 +15,7 @@
 #include "core/output_json.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/error_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/nesting_laws.hpp"
@@ -508,6 +509,54 @@ TEST(MsgpackValuesExact, HoldsOnTheDecoderAndFiresOnEachMisreadValue) {
   renamed["b"]["xz"] = renamed["b"]["xy"];
   renamed["b"].erase("xy");
   EXPECT_FIRES(msgpack_values_exact(map, renamed), "msgpack-values-exact");
+}
+
+// ------------------------------------------------------------- type refusals
+
+TEST(TypeRefusalsDue, HoldsOnTheCoresTypeRefusalsAndFiresOnOneOfAValueOfTheKind) {
+  const Json body{{"queries", "q"}, {"documents", "d"}};
+  std::vector<Json> envelopes{Json(5), Json::array()};
+  for (const Json& wrong : {Json(5), Json("x"), Json::array(), Json(nullptr), Json(true)}) {
+    envelopes.push_back(envelope("score", body, Json{{"max_model_len", 512}, {"name", wrong}}));
+    envelopes.push_back(envelope("score", wrong));
+    for (const char* field : {"model", "user", "request_id", "mm_processor_kwargs", "truncation_side", "queries"}) {
+      Json b = body;
+      b[field] = wrong;
+      envelopes.push_back(envelope("score", b));
+    }
+    Json with_model = envelope("score", body);
+    with_model["model"] = wrong;
+    envelopes.push_back(with_model);
+    envelopes.push_back(envelope("llm_score", Json{{"data_1", "a"}, {"data_2", "b"}, {"pooling_params", wrong}}));
+  }
+  int judged = 0;
+  for (const Json& env : envelopes) {
+    const auto parsed = envelope_from_json(env);
+    if (parsed) continue;
+    judged += parsed.error().message.find(": Input should be a valid ") != std::string::npos;
+    EXPECT_HOLDS(type_refusals_due(env, parsed.error())) << env.dump() << "\n" << parsed.error().message;
+  }
+  EXPECT_GT(judged, 20) << "too few type refusals judged: the test would show little";
+
+  const auto error = [](const std::string& message, const char* param) { return Error::bad_request(message, param); };
+  Json with_config = envelope("score", body, Json{{"max_model_len", 512}});
+  EXPECT_FIRES(type_refusals_due(with_config, error("model: Input should be a valid object", "model")),
+               "type-refusals-due");
+  with_config["model"]["name"] = "m";
+  EXPECT_FIRES(type_refusals_due(with_config, error("model.name: Input should be a valid string", "model.name")),
+               "type-refusals-due");
+  EXPECT_HOLDS(type_refusals_due(with_config, error("model.max_model_len: Input should be a valid string", "model.max_model_len")));
+  EXPECT_FIRES(type_refusals_due(envelope("score", Json{{"queries", "q"}, {"documents", "d"}, {"user", "u"}}),
+                                 error("user: Input should be a valid string", "user")),
+               "type-refusals-due");
+  EXPECT_FIRES(type_refusals_due(with_config, error("body: Input should be a valid object", "body")), "type-refusals-due");
+  // The body's model name and the envelope's config share the path: a string there keeps an object refusal due.
+  Json both = with_config;
+  both["request"]["model"] = "m";
+  EXPECT_HOLDS(type_refusals_due(both, error("model: Input should be a valid object", "model")));
+  // Indexed paths and the lax kinds are not this law's.
+  EXPECT_HOLDS(type_refusals_due(with_config, error("queries[0]: Input should be a valid string", "queries[0]")));
+  EXPECT_HOLDS(type_refusals_due(with_config, error("model.max_model_len: Input should be a valid integer", "model.max_model_len")));
 }
 
 }  // namespace
