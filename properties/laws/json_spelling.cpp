@@ -1,5 +1,7 @@
 #include "properties/laws/json_spelling.hpp"
 
+#include <cmath>
+#include <string>
 #include <string_view>
 
 #include "core/output_json.hpp"
@@ -41,8 +43,10 @@ class Speller {
       container('[', ']', v, [&](const Json& item) { value(item); });
     } else if (v.is_string()) {
       string(v.get_ref<const std::string&>());
+    } else if (v.is_number_float() && std::isfinite(v.get<double>()) && draws_.one_in(2)) {
+      exponent_form(dump_json(v));
     } else {
-      out_ += dump_json(v);  // numbers (NaN and big integers included), true, false, null
+      out_ += dump_json(v);  // integers (big ones included), NaN, the infinities, true, false, null
     }
   }
 
@@ -67,6 +71,36 @@ class Speller {
     }
     white_space();
     out_ += close;
+  }
+
+  // A finite float's shortest decimal (`text`, as the core prints it: "0.001",
+  // "100.0", "1.5e+300") as the same decimal in exponent form ("1e-3", "1E2",
+  // "1.5e+300"): json.loads rounds each to the same double.
+  void exponent_form(std::string text) {
+    if (text.starts_with('-')) out_ += '-', text.erase(0, 1);
+    long exponent = 0;
+    if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+      exponent = std::stol(text.substr(e + 1));
+      text.resize(e);
+    }
+    std::string digits = text;
+    long point = static_cast<long>(text.size());
+    if (const auto dot = text.find('.'); dot != std::string::npos) {
+      digits = text.substr(0, dot) + text.substr(dot + 1);
+      point = static_cast<long>(dot);
+    }
+    const auto first = digits.find_first_not_of('0');
+    if (first == std::string::npos) {
+      out_ += draws_.one_in(2) ? "0e0" : "0E+0";
+      return;
+    }
+    digits = digits.substr(first, digits.find_last_not_of('0') + 1 - first);
+    point -= static_cast<long>(first);  // the value is 0.<digits> x 10^(point + exponent)
+    out_ += digits.front();
+    if (digits.size() > 1) out_ += '.' + digits.substr(1);
+    const long power = point + exponent - 1;
+    out_ += draws_.one_in(2) ? 'e' : 'E';
+    out_ += power >= 0 && draws_.one_in(2) ? "+" + std::to_string(power) : std::to_string(power);
   }
 
   // JSON's four white-space characters, one in four places.

@@ -398,8 +398,8 @@ TEST(RespelledJson, ReadsBackAsTheSameDocumentInEveryForm) {
   const Json document = Json::parse(
       "{\"endpoint\": \"score\", \"request\": {\"queries\": [\"caf\xC3\xA9 \xF0\x9F\x98\x80\", \"a\\\"b\\\\c/d\\n\\t\\u0001\"], "
       "\"documents\": \"\xE2\x80\xA8 x\", \"priority\": -5, \"big\": 1e300, \"f\": 0.1, \"t\": true, \"n\": null, "
-      "\"o\": {}, \"l\": []}}");
-  bool escaped = false, pair = false, mark = false, spaced = false, upper = false;
+      "\"o\": {}, \"l\": [], \"floats\": [0.001, 100.0, -2.5e-7, 0.0, -0.0, 123456.789, 5e-324, 1.7976931348623157e308]}}");
+  bool escaped = false, pair = false, mark = false, spaced = false, upper = false, exponent = false;
   for (std::uint64_t choice = 0; choice < 64; ++choice) {
     const std::string text = respelled_json(document, choice);
     const auto read = parse_bounded_json(text);
@@ -413,9 +413,10 @@ TEST(RespelledJson, ReadsBackAsTheSameDocumentInEveryForm) {
     upper |= text.find("\\u00E9") != std::string::npos;
     mark |= plain.size() != text.size();
     spaced |= text.find('\n') != std::string::npos;
+    exponent |= text.find("1E+2") != std::string::npos || text.find("1e2") != std::string::npos;
   }
-  EXPECT_TRUE(escaped && pair && mark && spaced && upper)
-      << escaped << pair << mark << spaced << upper << ": some form never drawn in 64 choices";
+  EXPECT_TRUE(escaped && pair && mark && spaced && upper && exponent)
+      << escaped << pair << mark << spaced << upper << exponent << ": some form never drawn in 64 choices";
 }
 
 TEST(SpellingInvariance, HoldsOnTheCoreAndFiresOnAnotherOutcome) {
