@@ -162,12 +162,12 @@ Violations determinism(const std::string& outcome, const std::string& again) {
 // with both, compared with the original's outcome. That run is also a second
 // run of the same request: a core that answers differently the second time
 // fails it as well. So the byte-identical second run of the determinism law
-// is only made where every respelled text would pass the size bound, or to
-// tell the laws apart once the respelled run differs (then, with a typed
+// is only made where every respelled text would be past the size bound, or
+// to tell the laws apart once the respelled run differs (then, with a typed
 // field respelled, that field alone in the printer's plain spelling is run
 // too: coercion invariance fails if it differs, spelling invariance if it
-// does not). What that gives up:
-// state keyed by the exact bytes (the core keeps none) would go unseen.
+// does not). What that gives up: state keyed by the exact bytes (the core
+// keeps none) would go unseen.
 Violations rerun_laws(std::string_view bytes, const Json& document, const std::string& outcome) {
   const std::uint32_t choice = fnv1a32(bytes);
   const auto respelled = respell_one_field(document, choice);
