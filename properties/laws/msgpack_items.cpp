@@ -86,6 +86,21 @@ std::optional<MsgpackItem> read_msgpack_item(std::string_view bytes, std::size_t
   }
 }
 
+std::uint64_t msgpack_children(const MsgpackItem& item) {
+  if (item.kind == Kind::Array) return item.length;
+  return item.kind == Kind::Map ? 2 * item.length : 0;
+}
+
+std::optional<std::size_t> skip_msgpack_items(std::string_view bytes, std::size_t at, std::uint64_t count) {
+  for (; count > 0; --count) {
+    const auto item = read_msgpack_item(bytes, at);
+    if (!item) return std::nullopt;
+    count += msgpack_children(*item);
+    at = item->end;
+  }
+  return at;
+}
+
 namespace {
 
 // An integer's sign and digits, whatever nlohmann type holds it: its own
@@ -145,13 +160,19 @@ class ValueMatch {
     return std::nullopt;
   }
 
-  // Keys in order; with a repeated key (the decoder keeps one) only the count is judged.
+  // Keys in order; with a repeated key (the decoder keeps one) only the
+  // count is judged, and the walk skips the entries to the map's next sibling.
   template <typename Differs>
   std::optional<std::string> map(const Json& value, const MsgpackItem& item, const std::string& path,
                                  const Differs& differs) {
     if (!value.is_object() || value.size() > item.length)
       return differs("a map of " + std::to_string(item.length) + " entries");
-    if (value.size() != item.length) return std::nullopt;
+    if (value.size() != item.length) {
+      const auto end = skip_msgpack_items(bytes_, at_, msgpack_children(item));
+      if (!end) return path + ": the bytes end inside the map's entries";
+      at_ = *end;
+      return std::nullopt;
+    }
     auto member = value.begin();
     for (std::size_t i = 0; i < item.length; ++i, ++member) {
       if (auto complaint = match(Json(member.key()), path + " key " + std::to_string(i))) return complaint;

@@ -27,6 +27,14 @@ struct MsgpackItem {
 // or the tag is 0xc1 (never used).
 std::optional<MsgpackItem> read_msgpack_item(std::string_view bytes, std::size_t at);
 
+// How many items follow `item` as its children: an array's items, a map's
+// keys and values; none for a scalar.
+std::uint64_t msgpack_children(const MsgpackItem& item);
+
+// Where the `count` items from `at` end, each with all its children, or
+// nullopt when the bytes end first.
+std::optional<std::size_t> skip_msgpack_items(std::string_view bytes, std::size_t at, std::uint64_t count);
+
 // The law "msgpack-values-exact": every value of a document the core decoded
 // (`decoded`, from_msgpack(bytes)) is the one its bytes hold, read item by item
 // with read_msgpack_item: nil, booleans, integers with their sign (int8..64
@@ -35,7 +43,8 @@ std::optional<MsgpackItem> read_msgpack_item(std::string_view bytes, std::size_t
 // laws compare the decoder with itself (decode, encode, decode), so a misread
 // that both decodes share passed them (automatic mutant
 // auto-msgpack-367-relational-2 read every negative int8..64 as an unsigned
-// number near 2^64). A map with a repeated key is judged by its count only.
+// number near 2^64). A map with a repeated key is judged by its count only,
+// and the walk goes on past its entries.
 Violations msgpack_values_exact(std::string_view bytes, const Json& decoded);
 
 }  // namespace poolcheck::laws

@@ -479,6 +479,8 @@ TEST(MsgpackValuesExact, HoldsOnTheDecoderAndFiresOnEachMisreadValue) {
       "\xd2\x80\x00\x00\x00\xd3\x80\x00\x00\x00\x00\x00\x00\x00\xd0\x05\xca\xbf\xc0\x00\x00\xcb\x80\x00\x00\x00\x00\x00"
       "\x00\x00\xcb\x7f\xf8\x00\x00\x00\x00\x00\x01\xc0\xc2"s,
       "\x83\xa1" "a\x92\xc3\xa0\xa1" "b\x81\xd9\x02xy\xdc\x00\x01\x01\xa2\xc2\xa9\xde\x00\x00"s,
+      // A map with a repeated key (the decoder keeps two entries of three), then a sibling.
+      "\x93\x83\xa1k\x01\xa1k\x02\xa1j\x03\xa5" "after\x07"s,
   };
   for (const std::string& bytes : documents) {
     const auto decoded = from_msgpack(bytes);
@@ -510,6 +512,13 @@ TEST(MsgpackValuesExact, HoldsOnTheDecoderAndFiresOnEachMisreadValue) {
   renamed["b"]["xz"] = renamed["b"]["xy"];
   renamed["b"].erase("xy");
   EXPECT_FIRES(msgpack_values_exact(map, renamed), "msgpack-values-exact");
+  // Past a map judged by its count alone, the siblings are still read in their place.
+  Json after_repeated = *from_msgpack(documents[2]);
+  after_repeated[1] = "other";
+  EXPECT_FIRES(msgpack_values_exact(documents[2], after_repeated), "msgpack-values-exact");
+  after_repeated = *from_msgpack(documents[2]);
+  after_repeated[2] = 8;
+  EXPECT_FIRES(msgpack_values_exact(documents[2], after_repeated), "msgpack-values-exact");
 }
 
 // ------------------------------------------------------------- type refusals
