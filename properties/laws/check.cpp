@@ -12,10 +12,12 @@
 #include "core/tokenizer.hpp"
 #include "core/verify.hpp"
 #include "core/wire.hpp"
+#include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
+#include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
@@ -115,6 +117,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, typed_values_taken(document, envelope.error()));
     append(result.violations, bounds_refusal(document, envelope.error()));
     append(result.violations, type_refusals_due(document, envelope.error()));
+    append(result.violations, cache_salt_rules(document, &envelope.error()));
     return result;
   }
   const auto& caller = envelope->request.caller_params;
@@ -137,12 +140,13 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
+  append(result.violations, cache_salt_rules(document, nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
     append(result.violations,
            bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank, envelope->model.max_model_len));
   if (refusal) {
     append(result.violations, bounds_refusal(document, *refusal));
-    append(result.violations, pairing_rejection(envelope->request, *refusal));
+    append(result.violations, pairing_rejection(*envelope, *refusal));
     append(result.violations, context_length_rejection(unbuilt, *refusal));
     append(result.violations, token_total_rejection(unbuilt, *refusal));
   }
@@ -291,6 +295,8 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   CheckResult result = decoded ? CheckResult{wire_bytes_fixed_point(*raw, *decoded), true, params_to_object(*decoded)}
                                : rejected_wire(raw, decoded.error());
   append(result.violations, msgpack_utf8_refusal_exact(bytes, raw));
+  append(result.violations, msgpack_refusal_exact(bytes, raw));
+  if (raw) append(result.violations, wire_lengths_due(*raw, decoded));
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
   if (raw) append(result.violations, msgpack_values_exact(bytes, *raw));

@@ -1,5 +1,8 @@
 #include "properties/laws/params_laws.hpp"
 
+#include <cstdlib>
+#include <regex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -176,6 +179,49 @@ Violations wire_bytes_fixed_point(std::string_view msgpack) {
   const auto decoded = raw ? decode_wire(*raw) : Result<PoolingParams>(raw.error());
   if (!decoded) return {};  // rejection is judged by the error laws
   return wire_bytes_fixed_point(*raw, *decoded);
+}
+
+namespace {
+
+// The value at a wire path, `$` then `[i]` for each step down, or nullptr.
+const Json* at_wire_path(const Json& raw, const std::string& path) {
+  const Json* value = &raw;
+  for (std::size_t at = 1; at < path.size();) {
+    const std::size_t close = path.find(']', at);
+    if (path[at] != '[' || close == std::string::npos || !value->is_array()) return nullptr;
+    const std::size_t i = std::strtoull(path.c_str() + at + 1, nullptr, 10);
+    if (i >= value->size()) return nullptr;
+    value = &(*value)[i];
+    at = close + 1;
+  }
+  return value;
+}
+
+}  // namespace
+
+Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decoded) {
+  if (decoded) {
+    if (!raw.is_array() || raw.size() <= kWireLength) return {};
+    return {{"wire-length", "a wire array of " + std::to_string(raw.size()) + " items was accepted; it has " +
+                                std::to_string(kWireLength) + " fields"}};
+  }
+  const std::string& message = decoded.error().message;
+  if (message.find(" items, got ") == std::string::npos) return {};
+  static const std::regex kLength(R"(^(\$(?:\[\d+\])*): Input should have (?:at most (\d+)|(\d+) or (\d+)) items, got (\d+)$)");
+  std::smatch m;
+  if (!std::regex_match(message, m, kLength)) return {};
+  const Json* value = at_wire_path(raw, m[1].str());
+  const std::size_t got = std::strtoull(m[5].str().c_str(), nullptr, 10);
+  if (value == nullptr || !value->is_array() || value->size() != got)
+    return {{"wire-length", "'" + message + "', but the value at " + m[1].str() + " is " +
+                                (value && value->is_array() ? "a list of " + std::to_string(value->size()) + " items"
+                                                            : "no list")}};
+  const auto number = [&](int i) { return std::strtoull(m[i].str().c_str(), nullptr, 10); };
+  const bool allowed = m[2].matched ? got <= number(2) : got == number(3) || got == number(4);
+  if (m[1].str() == "$" && m[2].matched && number(2) != kWireLength)
+    return {{"wire-length", "'" + message + "', but the wire array has " + std::to_string(kWireLength) + " fields"}};
+  if (!allowed) return {};
+  return {{"wire-length", "'" + message + "', but " + std::to_string(got) + " items are allowed there"}};
 }
 
 }  // namespace poolcheck::laws

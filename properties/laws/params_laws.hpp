@@ -2,8 +2,11 @@
 // Laws of PoolingParams' two encodings (spec section 2, section 8 "Wire
 // round-trip"): object form and wire form give back what went in, and the
 // wire form is canonical.
+#include <cstddef>
 #include <string_view>
 
+#include "core/error.hpp"
+#include "core/json.hpp"
 #include "core/pooling_params.hpp"
 #include "properties/laws/violation.hpp"
 
@@ -35,5 +38,16 @@ Violations wire_bytes_fixed_point(const Json& raw, const PoolingParams& decoded)
 // array `raw`, up to the defaults msgspec leaves off (part of
 // wire_bytes_fixed_point).
 Violations decode_keeps_every_field(const Json& raw, const PoolingParams& decoded);
+
+// The wire array's length: spec 2's ten fields.
+inline constexpr std::size_t kWireLength = 10;
+
+// Law "wire-length": `decoded` is decode_wire(raw). An accepted wire array
+// has at most ten items. A refusal `<path>: Input should have <expected>
+// items, got N` names a list at that path of exactly N items, and N is one
+// the expected count forbids (`at most M`: N > M, and M is ten at `$`; `A or
+// B`: neither). No other law judged the count (automatic mutant
+// auto-wire-170-relational-1 refused every wire array of exactly ten items).
+Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decoded);
 
 }  // namespace poolcheck::laws

@@ -496,6 +496,34 @@ Violations prompt_exact(const RequestRun& run) {
   return out;
 }
 
+namespace {
+
+// Whether any query or document is a {"content": [...]} object.
+bool any_object_input(const ScoringRequest& request) {
+  const auto is_object = [](const ScoreInput& input) { return input.is_object; };
+  return std::any_of(request.queries.begin(), request.queries.end(), is_object) ||
+         std::any_of(request.documents.begin(), request.documents.end(), is_object);
+}
+
+// The most image parts any pair holds, its query's and its document's
+// together, pairing as spec 4 does (one query for all, or the i-th with the
+// i-th); 0 when the sides do not pair.
+std::size_t most_images_in_a_pair(const ScoringRequest& request) {
+  const auto images = [](const ScoreInput& input) {
+    return static_cast<std::size_t>(std::count_if(input.parts.begin(), input.parts.end(), [](const ContentPart& part) {
+      return part.kind == ContentPart::Kind::ImageUrl;
+    }));
+  };
+  const std::size_t len1 = request.queries.size();
+  if (len1 == 0 || (len1 != 1 && len1 != request.documents.size())) return 0;
+  std::size_t most = 0;
+  for (std::size_t i = 0; i < request.documents.size(); ++i)
+    most = std::max(most, images(request.queries[len1 == 1 ? 0 : i]) + images(request.documents[i]));
+  return most;
+}
+
+}  // namespace
+
 Violations pairing_cardinality(const RequestRun& run) {
   Violations out;
   const ScoringRequest& request = request_of(run);
@@ -505,6 +533,12 @@ Violations pairing_cardinality(const RequestRun& run) {
     out.push_back({"pairing-cardinality", "accepted " + lengths(len1, len2) + "; only 1:1, 1:N and N:N pair"});
     return out;
   }
+  if (!run.envelope.model.is_multimodal && any_object_input(request))
+    out.push_back({"pairing-cardinality", "accepted a {\"content\": [...]} input for " +
+                                              run.envelope.model.architecture + ", which is not multimodal"});
+  if (most_images_in_a_pair(request) > 1)
+    out.push_back({"pairing-cardinality", "accepted a pair with " + std::to_string(most_images_in_a_pair(request)) +
+                                              " images; only one multi-modal item is supported"});
   // One output per document is lengths-and-order's to report.
   if (run.output.outputs.size() != len2) return out;
   const bool query_uncut = !request.truncate_prompt_tokens && request.max_tokens_per_query == 0 &&
@@ -588,18 +622,30 @@ Violations score_union_refusal(const Json& envelope, OnlineParser parse) {
                               first_shape_error->message + "' (spec 11.5)"}};
 }
 
-Violations pairing_rejection(const ScoringRequest& request, const Error& error) {
+Violations pairing_rejection(const Envelope& envelope, const Error& error) {
   const std::string family = message_family(error.message);
-  if (family != "pair-lengths" && family != "no-text" && family != "no-text-pair") return {};
+  const ScoringRequest& request = envelope.request;
   const std::size_t len1 = request.queries.size();
   const std::size_t len2 = request.documents.size();
-  const std::string want = (len1 > 1 && len1 != len2) ? "pair-lengths"
-                           : len1 == 0                ? "no-text"
-                           : len2 == 0                ? "no-text-pair"
-                                                      : "";
-  if (family == want) return {};
+  if (family == "multimodal-one-item") {
+    if (most_images_in_a_pair(request) > 1) return {};
+    return {{"pairing-cardinality", "rejected with '" + error.message + "', but no pair holds more than one image"}};
+  }
+  if (family != "pair-lengths" && family != "no-text" && family != "no-text-pair" &&
+      family != "multimodal-unsupported")
+    return {};
+  const bool objects_refused = !envelope.model.is_multimodal && any_object_input(request);
+  const std::string want = objects_refused                ? "multimodal-unsupported"
+                           : (len1 > 1 && len1 != len2) ? "pair-lengths"
+                           : len1 == 0                  ? "no-text"
+                           : len2 == 0                  ? "no-text-pair"
+                                                        : "";
+  const std::string multimodal_message = "MultiModalParam is not supported for " + envelope.model.architecture;
+  if (family == want && (want != "multimodal-unsupported" || error.message == multimodal_message)) return {};
   return {{"pairing-cardinality", "rejected " + lengths(len1, len2) + " with '" + error.message + "'; " +
-                                      (want.empty() ? "they pair legally" : "expected the " + want + " message")}};
+                                      (want.empty()                         ? "they pair legally"
+                                       : want == "multimodal-unsupported" ? "expected '" + multimodal_message + "'"
+                                                                          : "expected the " + want + " message")}};
 }
 
 Violations context_length_rejection(const RequestRun& run, const Error& error) {

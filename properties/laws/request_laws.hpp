@@ -62,8 +62,9 @@ Violations truncation_bounds(const RequestRun& run);
 Violations prompt_exact(const RequestRun& run);
 
 // Pairing (spec section 6) of an accepted request: the side lengths are 1:1,
-// 1:N or N:N, and (query uncut) pair i starts with its own query's tokens,
-// query 0 for 1:N and query i for N:N.
+// 1:N or N:N, a {"content": [...]} input only for a multimodal model, at most
+// one image per pair, and (query uncut) pair i starts with its own query's
+// tokens, query 0 for 1:N and query i for N:N.
 Violations pairing_cardinality(const RequestRun& run);
 
 // Every text of the request (string inputs and text parts) splits and
@@ -91,10 +92,13 @@ Violations score_union_refusal(const Json& envelope);
 // one that returns the first class's error).
 Violations score_union_refusal(const Json& envelope, OnlineParser parse);
 
-// A pre-processing rejection with a pairing message names the defect the side
-// lengths call for, in the spec's order (len1 > 1 and len1 != len2, then
-// len1 == 0, then len2 == 0).
-Violations pairing_rejection(const ScoringRequest& request, const Error& error);
+// A pre-processing rejection with a pairing message names the defect the
+// request calls for, in the spec's order: a {"content": [...]} input for a
+// model that is not multimodal (`MultiModalParam is not supported for <its
+// architecture>`), then len1 > 1 and len1 != len2, then len1 == 0, then
+// len2 == 0. `Only one multi-modal item is supported` needs a pair with two
+// images or more.
+Violations pairing_rejection(const Envelope& envelope, const Error& error);
 
 // A context-length rejection (`run.output` empty) is for the first pair whose
 // untruncated prompt, as prompt_exact's reference builds it, is longer than

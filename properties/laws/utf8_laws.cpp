@@ -92,6 +92,8 @@ bool strings_well_formed(const Json& value) {
 
 }  // namespace
 
+bool well_formed_utf8(std::string_view text) { return first_ill_formed(text).byte == std::string_view::npos; }
+
 Violations msgpack_utf8_refusal_exact(std::string_view bytes, const Result<Json>& decoded) {
   if (decoded) {
     if (strings_well_formed(*decoded)) return {};

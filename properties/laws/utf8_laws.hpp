@@ -15,6 +15,9 @@
 
 namespace poolcheck::laws {
 
+// Whether every sequence of `text` is well-formed UTF-8, judged as this law judges.
+bool well_formed_utf8(std::string_view text);
+
 // Law "utf8-refusal": `parsed` is what parse_bounded_json(bytes) gave.
 Violations utf8_refusal_exact(std::string_view bytes, const Result<Json>& parsed);
 

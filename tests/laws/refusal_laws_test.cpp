@@ -13,12 +13,16 @@
 #include "core/json_input.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
+#include "core/wire.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
+#include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
+#include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/size_laws.hpp"
 #include "core/preprocess.hpp"
@@ -519,6 +523,176 @@ TEST(MsgpackValuesExact, HoldsOnTheDecoderAndFiresOnEachMisreadValue) {
   after_repeated = *from_msgpack(documents[2]);
   after_repeated[2] = 8;
   EXPECT_FIRES(msgpack_values_exact(documents[2], after_repeated), "msgpack-values-exact");
+}
+
+// ------------------------------------------------- MessagePack refusals, exactly
+
+TEST(MsgpackRefusalExact, HoldsOnTheDecodersRefusalsAndFiresOnAWrongOne) {
+  using namespace std::string_literals;
+  const std::string nested_65 = std::string(65, '\x91') + "\xc0"s;
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {""s, "unexpected end of input, a value was expected at byte 0"},
+      {"\x92\x01"s, "array declares 2 items but only 1 byte follows at byte 0"},
+      {"\x81\xa1k\x91"s, "array declares 1 items but only 0 bytes follow at byte 3"},
+      {"\x82\xa1k\x01"s, "map declares 2 entries but only 3 bytes follow at byte 0"},
+      {"\x81\x01\x02"s, "map key is not a string at byte 1"},
+      {"\x82\xa1k\x01\xc0\x02"s, "map key is not a string at byte 4"},
+      {"\xc1"s, "reserved type byte 0xc1 at byte 0"},
+      {"\x91\xc4\x00"s, "unsupported type bin8 (0xc4) at byte 1"},
+      {"\x91\xd6"s, "unsupported type fixext4 (0xd6) at byte 1"},
+      {"\xcd\x01"s, "truncated uint16 at byte 0"},
+      {"\x91\xdb\x00\x00"s, "truncated str32 at byte 1"},
+      {"\xa3" "ab"s, "string of 3 bytes runs past the end of input at byte 0"},
+      {"\xda\x00\x05" "abc"s, "string of 5 bytes runs past the end of input at byte 0"},
+      {"\x91\xa1\xff"s, "invalid UTF-8 in string at byte 2"},
+      {nested_65, "containers nested more than 64 deep at byte 64"},
+      {"\x01\x02"s, "trailing data after the value at byte 1"},
+      {"\x81\xa1k\x90\xc0"s, "trailing data after the value at byte 4"},
+  };
+  for (const auto& [bytes, reason] : refused) {
+    const auto decoded = from_msgpack(bytes);
+    ASSERT_FALSE(decoded.ok()) << testing::PrintToString(bytes);
+    EXPECT_EQ(decoded.error().message, "Invalid MessagePack: " + reason) << testing::PrintToString(bytes);
+    EXPECT_HOLDS(msgpack_refusal_exact(bytes, decoded)) << testing::PrintToString(bytes);
+  }
+  // A str32 key, a repeated key, nesting exactly 64 deep, float32: whole documents.
+  const std::string str32_key = "\x81\xdb\x00\x00\x00\x01k\x01"s;
+  for (const std::string& bytes : {str32_key, "\x82\xa1k\x01\xa1k\x02"s, std::string(64, '\x91') + "\xc0"s,
+                                   "\x92\xca\x3f\x80\x00\x00\x80"s}) {
+    const auto decoded = from_msgpack(bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+    EXPECT_HOLDS(msgpack_refusal_exact(bytes, decoded)) << testing::PrintToString(bytes);
+  }
+  const auto refusal = [](const std::string& reason) {
+    return Result<Json>(Error::bad_request("Invalid MessagePack: " + reason));
+  };
+  EXPECT_FIRES(msgpack_refusal_exact(str32_key, refusal("map key is not a string at byte 1")), "msgpack-refusal-exact");
+  EXPECT_FIRES(msgpack_refusal_exact("\x01\x02"s, Result<Json>(Json(1))), "msgpack-refusal-exact");
+  EXPECT_FIRES(msgpack_refusal_exact("\x91\xc4\x00"s, refusal("unsupported type bin8 (0xc4) at byte 0")),
+               "msgpack-refusal-exact");
+  EXPECT_FIRES(msgpack_refusal_exact("\x92\x01"s, refusal("truncated uint8 at byte 1")), "msgpack-refusal-exact");
+  EXPECT_FIRES(msgpack_refusal_exact(nested_65, refusal("containers nested more than 64 deep at byte 65")),
+               "msgpack-refusal-exact");
+  // Ill-formed UTF-8 first: the reason is judged here, its byte (and an acceptance) by utf8-refusal.
+  EXPECT_HOLDS(msgpack_refusal_exact("\x91\xa1\xff"s, refusal("invalid UTF-8 in string at byte 7")));
+  EXPECT_HOLDS(msgpack_refusal_exact("\x91\xa1\xff"s, Result<Json>(Json::array({"\xff"}))));
+  EXPECT_FIRES(msgpack_refusal_exact("\x91\xa1\xff"s, refusal("trailing data after the value at byte 2")),
+               "msgpack-refusal-exact");
+}
+
+// ------------------------------------------------------------- wire lengths
+
+TEST(WireLengthsDue, HoldOnTheDecodersAnswersAndFireOnACountJudgedWrongly) {
+  const auto nils = [](std::size_t n) { return Json(std::vector<Json>(n, nullptr)); };
+  // Ten fields the decoder takes (null where null is allowed); then each field
+  // in turn a list of 0 to 4 items, and lists of 11 and 40 items.
+  const Json ten = Json::array({nullptr, nullptr, nullptr, nullptr, nullptr, false, nullptr, nullptr, nullptr, 2});
+  ASSERT_TRUE(decode_wire(ten).ok());
+  std::vector<Json> arrays{ten, nils(0), nils(11), nils(40)};
+  for (std::size_t i = 0; i < 10; ++i)
+    for (std::size_t n : {0, 1, 2, 3, 4}) {
+      Json raw = ten;
+      raw[i] = Json::array({"score_doc", "k", 1, 1});
+      raw[i].erase(raw[i].begin() + static_cast<std::ptrdiff_t>(n), raw[i].end());
+      arrays.push_back(raw);
+    }
+  std::size_t length_refusals = 0;
+  for (const Json& raw : arrays) {
+    const auto decoded = decode_wire(raw);
+    length_refusals += !decoded && decoded.error().message.find(" items, got ") != std::string::npos;
+    EXPECT_HOLDS(wire_lengths_due(raw, decoded)) << raw.dump();
+  }
+  EXPECT_EQ(length_refusals, 5u);  // 11 and 40 items, and late_interaction_params of 0, 1 or 4
+  const auto refused = [](const std::string& message) { return Result<PoolingParams>(Error::bad_request(message)); };
+  EXPECT_FIRES(wire_lengths_due(ten, refused("$: Input should have at most 10 items, got 10")), "wire-length");
+  EXPECT_FIRES(wire_lengths_due(nils(11), refused("$: Input should have at most 10 items, got 12")), "wire-length");
+  EXPECT_FIRES(wire_lengths_due(nils(11), refused("$: Input should have at most 11 items, got 11")), "wire-length");
+  EXPECT_HOLDS(wire_lengths_due(nils(11), refused("$: Input should have at most 10 items, got 11")));
+  Json late = nils(10);
+  late[8] = Json::array({"score_doc", "k"});
+  EXPECT_FIRES(wire_lengths_due(late, refused("$[8]: Input should have 2 or 3 items, got 2")), "wire-length");
+  EXPECT_FIRES(wire_lengths_due(late, refused("$[7]: Input should have 2 or 3 items, got 2")), "wire-length");
+  late[8] = Json::array({"score_doc"});
+  EXPECT_HOLDS(wire_lengths_due(late, refused("$[8]: Input should have 2 or 3 items, got 1")));
+  EXPECT_FIRES(wire_lengths_due(nils(11), Result<PoolingParams>(PoolingParams{})), "wire-length");
+}
+
+// ------------------------------------------------------------- cache_salt
+
+namespace {
+
+// `count` copies of `unit`.
+std::string repeated(const std::string& unit, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) out += unit;
+  return out;
+}
+
+}  // namespace
+
+TEST(CacheSaltRules, HoldOnTheCoresAnswersAndFireOnASaltJudgedWrongly) {
+  const auto with_salt = [](const Json& salt) {
+    return envelope("rerank", Json{{"query", "q"}, {"documents", {"d"}}, {"cache_salt", salt}});
+  };
+  // Taken: up to 128 code points of every UTF-8 length. Refused: the rest.
+  const std::vector<Json> salts{"s", repeated("a", 128), repeated("\xc3\xa9", 128), repeated("\xe2\x82\xac", 128),
+                                repeated("\xf0\x9f\x98\x80", 128), repeated("a", 129), repeated("\xc3\xa9", 129),
+                                "a@b", "a/b", "a\\b", std::string("a\0b", 3), "", 5, true, Json::array(), nullptr};
+  std::size_t taken = 0;
+  for (const Json& salt : salts) {
+    const Json document = with_salt(salt);
+    const auto parsed = envelope_from_json(document);
+    taken += parsed.ok();
+    EXPECT_HOLDS(cache_salt_rules(document, parsed ? nullptr : &parsed.error())) << salt.dump();
+    EXPECT_HOLDS(check_request_input(dump_json(document)).violations) << salt.dump();
+  }
+  EXPECT_EQ(taken, 6u);  // five good salts and the null one
+  const Error empty = Error::bad_request("Parameter 'cache_salt' must be a non-empty string if provided.", "cache_salt");
+  const Error chars = Error::bad_request(
+      "Parameter 'cache_salt' must be at most 128 characters and must not contain '@', '/', '\\\\', or NUL.",
+      "cache_salt");
+  EXPECT_FIRES(cache_salt_rules(with_salt(repeated("a", 128)), &chars), "cache-salt-rules");  // a good salt refused
+  EXPECT_FIRES(cache_salt_rules(with_salt(repeated("\xc3\xa9", 128)), &chars), "cache-salt-rules");
+  EXPECT_FIRES(cache_salt_rules(with_salt("a@b"), nullptr), "cache-salt-rules");               // a bad one taken
+  EXPECT_FIRES(cache_salt_rules(with_salt(""), nullptr), "cache-salt-rules");
+  EXPECT_FIRES(cache_salt_rules(with_salt(""), &chars), "cache-salt-rules");                   // the other rule's message
+  EXPECT_FIRES(cache_salt_rules(with_salt(repeated("a", 129)), &empty), "cache-salt-rules");
+  EXPECT_FIRES(cache_salt_rules(with_salt(nullptr), &empty), "cache-salt-rules");              // no salt to refuse
+  // Refused for another field, a bad salt is not judged here; LLM.score's extras are not validated.
+  const Error normalize = Error::bad_request("Parameter `normalize` was removed; use `use_activation` instead.", "normalize");
+  EXPECT_HOLDS(cache_salt_rules(with_salt(""), &normalize));
+  EXPECT_HOLDS(cache_salt_rules(envelope("llm_score", Json{{"cache_salt", ""}}), nullptr));
+}
+
+// ------------------------------------------------- multimodal inputs in pairing
+
+TEST(PairingRejection, MultimodalRefusalsAreDueAndNameTheArchitecture) {
+  const Json content{{"content", {{{"type", "text"}, {"text", "t"}}}}};
+  const Json image{{"type", "image_url"}, {"image_url", {{"url", "u"}}}};
+  const Json two_images{{"content", {image, image}}};
+  const Json multimodal{{"is_multimodal", true}, {"architecture", "MMScorer"}};
+  const auto body = [](const Json& query, const Json& document) {
+    return Json{{"queries", query}, {"documents", Json::array({document})}};
+  };
+  const std::vector<Json> documents{envelope("score", body("q", "d")), envelope("score", body(content, "d")),
+                                    envelope("score", body("q", content), multimodal),
+                                    envelope("score", body(two_images, "d"), multimodal),
+                                    envelope("score", body("q", two_images), multimodal)};
+  for (const Json& document : documents) EXPECT_HOLDS(check_request_input(dump_json(document)).violations) << document;
+  const auto parsed = [](const Json& document) { return *envelope_from_json(document); };
+  const auto text_only = parsed(documents[0]);
+  const auto with_content = parsed(documents[1]);
+  const Error unsupported = Error::bad_request("MultiModalParam is not supported for " + text_only.model.architecture);
+  const Error one_item = Error::bad_request("Only one multi-modal item is supported");
+  EXPECT_HOLDS(pairing_rejection(with_content, unsupported));
+  EXPECT_FIRES(pairing_rejection(text_only, unsupported), "pairing-cardinality");  // text pairs legally
+  EXPECT_FIRES(pairing_rejection(with_content, Error::bad_request("MultiModalParam is not supported for X")),
+               "pairing-cardinality");                                             // another architecture
+  EXPECT_FIRES(pairing_rejection(parsed(documents[2]), unsupported), "pairing-cardinality");  // a multimodal model
+  EXPECT_FIRES(pairing_rejection(with_content, Error::bad_request("At least one text element must be given")),
+               "pairing-cardinality");
+  EXPECT_HOLDS(pairing_rejection(parsed(documents[3]), one_item));
+  EXPECT_FIRES(pairing_rejection(parsed(documents[2]), one_item), "pairing-cardinality");  // one image at most
 }
 
 // ------------------------------------------------------------- type refusals
