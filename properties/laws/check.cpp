@@ -15,6 +15,7 @@
 #include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
@@ -244,6 +245,7 @@ bool prints_outcome(bool full, const Result<Json>& document) {
 Violations door_laws(std::string_view bytes, const Result<Json>& document) {
   Violations out = nesting_limit_exact(bytes, document);
   append(out, utf8_refusal_exact(bytes, document));
+  append(out, escape_refusal_exact(bytes, document));
   append(out, input_size_bound());
   return out;
 }

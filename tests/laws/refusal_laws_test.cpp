@@ -18,6 +18,7 @@
 #include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
@@ -578,6 +579,47 @@ TEST(MsgpackRefusalExact, HoldsOnTheDecodersRefusalsAndFiresOnAWrongOne) {
   EXPECT_HOLDS(msgpack_refusal_exact("\x91\xa1\xff"s, Result<Json>(Json::array({"\xff"}))));
   EXPECT_FIRES(msgpack_refusal_exact("\x91\xa1\xff"s, refusal("trailing data after the value at byte 2")),
                "msgpack-refusal-exact");
+}
+
+// ------------------------------------------------------------- JSON escapes
+
+TEST(EscapeRefusal, HoldsOnTheDoorsEscapeRefusalsAndFiresOnAGoodEscapeRefused) {
+  // Good escapes (a pair above U+FFFF in either case, after a byte order mark
+  // and a two-byte character), then one of each defect, each at a known place.
+  const std::vector<std::string> good{R"(["\ud83d\ude00"])", R"(["\uD83D\uDE00\u00e9\n\/"])",
+                                      "\xEF\xBB\xBF[\"\xC3\xA9\\ud83d\\ude00\"]"};
+  for (const std::string& text : good) {
+    const auto parsed = parse_bounded_json(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error().message;
+    EXPECT_HOLDS(escape_refusal_exact(text, parsed));
+  }
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {R"(["\x"])", "Invalid \\escape: line 1 column 3 (char 2)"},
+      {"[\"\xC3\xA9\\x\"]", "Invalid \\escape: line 1 column 4 (char 3)"},
+      {R"(["\u12g4"])", "Invalid \\uXXXX escape: line 1 column 4 (char 3)"},
+      {R"(["\u0041)", "Invalid \\uXXXX escape: line 1 column 4 (char 3)"},  // no character after the digits
+      {R"(["\ud83d\u12g4"])", "Invalid \\uXXXX escape: line 1 column 10 (char 9)"},
+      {R"(["\ude00"])", "Lone surrogate escape (rejected, spec 10.4): line 1 column 3 (char 2)"},
+      {R"(["\ud83d"])", "Lone surrogate escape (rejected, spec 10.4): line 1 column 3 (char 2)"},
+      {R"(["\ud83d\ud83d"])", "Lone surrogate escape (rejected, spec 10.4): line 1 column 3 (char 2)"},
+      {"\xEF\xBB\xBF[\"\\ude00\"]", "Lone surrogate escape (rejected, spec 10.4): line 1 column 3 (char 2)"},
+  };
+  for (const auto& [text, reason] : bad) {
+    const auto parsed = parse_bounded_json(text);
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(parsed.error().message, "Invalid JSON: " + reason) << text;
+    EXPECT_HOLDS(escape_refusal_exact(text, parsed)) << text;
+  }
+  const auto refused = [](const std::string& reason) { return Result<Json>(Error::bad_request("Invalid JSON: " + reason)); };
+  EXPECT_FIRES(escape_refusal_exact(good[0], refused("Invalid \\uXXXX escape: line 1 column 10 (char 9)")),
+               "escape-refusal");  // a good pair's second half
+  EXPECT_FIRES(escape_refusal_exact(good[0], refused("Lone surrogate escape (rejected, spec 10.4): line 1 column 3 (char 2)")),
+               "escape-refusal");
+  EXPECT_FIRES(escape_refusal_exact(R"(["\n"])", refused("Invalid \\escape: line 1 column 3 (char 2)")), "escape-refusal");
+  EXPECT_FIRES(escape_refusal_exact(R"(["\x"])", refused("Invalid \\escape: line 1 column 4 (char 3)")), "escape-refusal");
+  EXPECT_FIRES(escape_refusal_exact(good[2], refused("Invalid \\uXXXX escape: line 1 column 5 (char 4)")),
+               "escape-refusal");  // counted after the byte order mark, é one character
+  EXPECT_HOLDS(escape_refusal_exact(good[0], refused("Expecting value: line 1 column 1 (char 0)")));  // not an escape's
 }
 
 // ------------------------------------------------------------- wire lengths
