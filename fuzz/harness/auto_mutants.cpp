@@ -4,6 +4,7 @@
 #include <charconv>
 #include <numeric>
 #include <random>
+#include <regex>
 
 namespace poolcheck::harness {
 namespace {
@@ -184,6 +185,37 @@ std::string target_of_file(std::string_view file) {
   return "request";
 }
 
+namespace {
+
+// The name of the function defined at file scope that holds `offset`: the
+// last line before it that starts at column 0 with a name and `(`.
+std::string enclosing_function(std::string_view source, std::size_t offset) {
+  static const std::regex kDefinition(R"(^[A-Za-z][^(;=]*?([A-Za-z_]\w*)\()");
+  std::string name;
+  std::size_t line = 0;
+  while (line < offset && line < source.size()) {
+    const std::size_t end = std::min(source.find('\n', line), source.size());
+    std::match_results<std::string_view::const_iterator> m;
+    const std::string_view text = source.substr(line, end - line);
+    if (std::regex_search(text.begin(), text.end(), m, kDefinition)) name = m[1].str();
+    line = end + 1;
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string target_of_site(std::string_view file, std::string_view source, std::size_t offset) {
+  if (fs::path(file).stem() != "json_api") return target_of_file(file);
+  // The commands of every target: each site goes to the target that runs its command.
+  const std::string function = enclosing_function(source, offset);
+  for (const char* command : {"compress", "reconstruct", "batch"})
+    if (function.find(command) != std::string::npos) return "token_types";
+  if (function.find("params") != std::string::npos) return "params_wire";
+  if (function.find("verify") != std::string::npos) return "verify";
+  return "request";
+}
+
 std::vector<AutoMutant> mutants_of_file(const std::string& file, std::string_view source,
                                         const std::vector<Site>& sites) {
   std::vector<AutoMutant> mutants;
@@ -203,7 +235,7 @@ std::vector<AutoMutant> mutants_of_file(const std::string& file, std::string_vie
       m.mutant.id = "auto-" + id_stem(file) + "-" + std::to_string(change->first_line) + "-" + name + "-" +
                     std::to_string(n);
       m.mutant.module = "auto";
-      m.mutant.target = target_of_file(file);
+      m.mutant.target = target_of_site(file, source, site.offset);
       m.mutant.provenance = "poolcheck mutate --auto (" + name + ")";
       m.mutant.description = file + ":" + std::to_string(change->first_line) + ": " + edit.shown +
                              (site.error_propagation ? " (error propagation)" : "");

@@ -47,6 +47,11 @@ std::vector<AutoMutant> mutants_of_file(const std::string& file, std::string_vie
                                         const std::vector<Site>& sites);
 
 std::string target_of_file(std::string_view file);
+// The fuzz target of a site at `offset` of `source` (file `file`): its file's,
+// except in core/json_api.cpp, which holds the commands of every target; there
+// the command the site is in decides (compress, reconstruct and batch:
+// token_types; params: params_wire; verify: verify; preprocess: request).
+std::string target_of_site(std::string_view file, std::string_view source, std::size_t offset);
 
 // `count` of `population` indices, chosen by `seed` alone (the same on every
 // machine: mt19937_64, reduced by modulo), in increasing order.

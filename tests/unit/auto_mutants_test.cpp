@@ -122,6 +122,23 @@ TEST(AutoMutants, TargetsFollowTheFile) {
   EXPECT_EQ(target_of_file("core/request.cpp"), "request");
 }
 
+TEST(AutoMutants, JsonApiSitesGoToTheTargetThatRunsTheirCommand) {
+  const std::string source =
+      "namespace {\n\ntemplate <class T>\nResult<T> guarded(Body body) {\n  return body();\n}\n\n}  // namespace\n\n"
+      "Result<Json> compress_json(std::string_view input) {\n  return a < b;\n}\n\n"
+      "MaybeError check_reconstruct_len(std::int64_t len) {\n  if (len < 0) return e;\n}\n\n"
+      "Result<std::string> params_encode_msgpack(std::string_view input) {\n  return a < b;\n}\n\n"
+      "Result<Json> verify_json(std::string_view input) {\n  return a < b;\n}\n";
+  const auto at = [&](const std::string& text, std::size_t after = 0) { return source.find(text, after); };
+  EXPECT_EQ(target_of_site("core/json_api.cpp", source, at("body()")), "request");
+  EXPECT_EQ(target_of_site("core/json_api.cpp", source, at("a < b")), "token_types");
+  EXPECT_EQ(target_of_site("core/json_api.cpp", source, at("len < 0")), "token_types");
+  EXPECT_EQ(target_of_site("core/json_api.cpp", source, at("a < b", at("len < 0"))), "params_wire");
+  EXPECT_EQ(target_of_site("core/json_api.cpp", source, source.rfind("a < b")), "verify");
+  // Elsewhere the file decides, whatever the function's name.
+  EXPECT_EQ(target_of_site("core/preprocess.cpp", source, at("a < b", at("len < 0"))), "request");
+}
+
 TEST(AutoMutants, LiteralsStepBothWaysKeepingTheirSpelling) {
   const std::string source = "int a = 0x1F;\nunsigned b = 0u;\nint c = x-0;\n";
   const std::vector<Site> sites = {{Operator::IntegerLiteral, source.find("0x1F"), 4, false},
