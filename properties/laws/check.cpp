@@ -266,7 +266,10 @@ CheckResult check_request(std::string_view bytes, const CheckDepth& how) {
   if (result.over_budget || !prints_outcome(full, document)) return result;
   const std::string printed = dump_json(result.outcome);
   append(result.violations, printed_reads_back(printed, result.outcome));
-  if (full) append(result.violations, rerun_laws(bytes, *document, printed));
+  if (full) {
+    append(result.violations, rerun_laws(bytes, *document, printed));
+    append(result.violations, json_comparator_sees_each_value(*document));
+  }
   return result;
 }
 
@@ -302,6 +305,7 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
   if (raw) append(result.violations, msgpack_values_exact(bytes, *raw));
+  if (raw) append(result.violations, json_comparator_sees_each_value(*raw));
   append(result.violations, command_agrees("poolcheck params decode --msgpack", params_decode_msgpack(bytes),
                                            result.outcome));
   if (decoded) {

@@ -1,5 +1,6 @@
 #include "properties/laws/params_laws.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 #include <string>
@@ -118,6 +119,54 @@ Violations comparator_sees_each_field(const PoolingParams& params) {
       out.push_back({"comparator-sees-each-field",
                      "deep_equal found " + show(params) + " equal to a copy whose " + field + " differs: " + show(changed)});
   return out;
+}
+
+namespace {
+
+// Up to `limit` leaves of `value` (scalars, empty arrays and objects), depth first.
+void collect_leaves(Json& value, std::vector<Json*>& out, std::size_t limit) {
+  if (out.size() >= limit) return;
+  if (value.is_structured() && !value.empty()) {
+    for (auto& child : value) collect_leaves(child, out, limit);
+    return;
+  }
+  out.push_back(&value);
+}
+
+// A value of the same JSON type as `leaf` that differs from it.
+Json another(const Json& leaf) {
+  if (leaf.is_boolean()) return !leaf.get<bool>();
+  if (leaf.is_string()) return leaf.get<std::string>() + "x";
+  if (leaf.is_number_unsigned()) return leaf.get<std::uint64_t>() ^ 1u;
+  if (leaf.is_number_integer()) return leaf.get<std::int64_t>() ^ 1;
+  if (leaf.is_number_float()) {
+    const double d = leaf.get<double>();
+    return std::isnan(d) ? 0.0 : d == 0.0 ? 1.0 : -d;
+  }
+  if (leaf.is_array()) return Json::array({nullptr});
+  if (leaf.is_object()) return Json{{"x", nullptr}};
+  return false;  // null
+}
+
+}  // namespace
+
+Violations json_comparator_sees_each_value(const Json& value) {
+  constexpr std::size_t kLeaves = 32;
+  Json copy = value;
+  if (!json_equal(value, copy))
+    return {{"comparator-sees-each-field", "json_equal told " + dump_json(value).substr(0, 200) + " from its copy"}};
+  std::vector<Json*> leaves;
+  collect_leaves(copy, leaves, kLeaves);
+  for (Json* leaf : leaves) {
+    Json kept = std::move(*leaf);
+    *leaf = another(kept);
+    const bool blind = json_equal(value, copy) || json_equal(copy, value);
+    std::swap(*leaf, kept);
+    if (blind)
+      return {{"comparator-sees-each-field", "json_equal found " + dump_json(value).substr(0, 200) +
+                                                 " equal to a copy with one value changed to " + dump_json(kept)}};
+  }
+  return {};
 }
 
 namespace {

@@ -25,6 +25,13 @@ Violations params_round_trip(const PoolingParams& params);
 // full check of `params_wire` and `request` (laws::CheckDepth) and in the
 // params property.
 Violations comparator_sees_each_field(const PoolingParams& params);
+// The same for the JSON comparator (core's json_equal, which deep_equal and
+// the laws use for extras, prompts and outcomes): `value` equals its copy,
+// and differs from each copy with one of its first 32 leaves changed (a
+// number, string, boolean, null or empty container replaced by another of
+// the same type). A comparator blind to array items passed every law
+// (automatic mutant auto-json-equality-14-int-literal-2).
+Violations json_comparator_sees_each_value(const Json& value);
 
 // For bytes that decode: encode(decode(b)) decodes to the same params, is in
 // the shortest forms and is itself a fixed point of decode-then-encode, and

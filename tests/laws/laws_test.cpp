@@ -1111,6 +1111,20 @@ TEST(ParamsLaws, ComparatorSeesEachFieldOfAbsentAndSetParams) {
   EXPECT_HOLDS(params_round_trip(p));
 }
 
+// The JSON comparator's law holds for documents of every JSON type (NaN,
+// -0.0, big and negative integers, empty containers, nesting); like the
+// params comparator's, it fires only when json_equal itself is blind (the
+// automatic mutant auto-json-equality-14-int-literal-2), which a test of the
+// law cannot build here.
+TEST(ParamsLaws, JsonComparatorSeesEachValueOfEveryType) {
+  const Json documents[] = {
+      nullptr, true, "", 0, -5, std::uint64_t{18446744073709551615u}, -0.0,
+      std::numeric_limits<double>::quiet_NaN(), Json::array(), Json::object(),
+      Json{{"a", {1, 2, {3, Json::array()}}}, {"b", {{"c", nullptr}, {"d", Json::object()}}}, {"e", "é"}},
+      Json(std::vector<Json>(100, 1.5))};
+  for (const Json& document : documents) EXPECT_HOLDS(json_comparator_sees_each_value(document)) << document.dump();
+}
+
 TEST(WireLaw, DecodeKeepsEveryFieldOfTheBytes) {
   PoolingParams params;
   params.task = "classify";
