@@ -86,6 +86,11 @@ std::optional<MsgpackItem> read_msgpack_item(std::string_view bytes, std::size_t
   }
 }
 
+std::string msgpack_tag_hex(std::uint8_t tag) {
+  static const char* digits = "0123456789abcdef";
+  return std::string("0x") + digits[tag >> 4] + digits[tag & 0xf];
+}
+
 std::uint64_t msgpack_children(const MsgpackItem& item) {
   if (item.kind == Kind::Array) return item.length;
   return item.kind == Kind::Map ? 2 * item.length : 0;

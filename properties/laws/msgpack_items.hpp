@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/json.hpp"
@@ -26,6 +27,9 @@ struct MsgpackItem {
 // The item whose tag is at `at`, or nullopt when its bytes run past the end
 // or the tag is 0xc1 (never used).
 std::optional<MsgpackItem> read_msgpack_item(std::string_view bytes, std::size_t at);
+
+// A type byte as the laws' messages show it: "0xd9".
+std::string msgpack_tag_hex(std::uint8_t tag);
 
 // How many items follow `item` as its children: an array's items, a map's
 // keys and values; none for a scalar.

@@ -47,11 +47,6 @@ std::size_t signed_width(std::int64_t v) {
   return v >= -32 ? 0 : v >= INT8_MIN ? 1 : v >= INT16_MIN ? 2 : v >= INT32_MIN ? 4 : 8;
 }
 
-std::string hex(std::uint8_t tag) {
-  static const char* digits = "0123456789abcdef";
-  return std::string("0x") + digits[tag >> 4] + digits[tag & 0xf];
-}
-
 std::string at(std::size_t offset) { return "at byte " + std::to_string(offset) + ": "; }
 
 // The complaint about one item's form, or nothing when msgspec writes it so.
@@ -66,19 +61,21 @@ std::optional<std::string> form_complaint(const MsgpackItem& item, std::uint8_t 
     const std::string what = at(start) + "the integer " + item.value.dump();
     const bool negative = !item.value.is_number_unsigned() && item.value.get<std::int64_t>() < 0;
     if (tag >= 0xd0 && !negative)
-      return what + " in the signed family (" + hex(tag) + "); msgspec writes a non-negative int unsigned";
+      return what + " in the signed family (" + msgpack_tag_hex(tag) +
+             "); msgspec writes a non-negative int unsigned";
     const std::size_t shortest =
         negative ? signed_width(item.value.get<std::int64_t>()) : unsigned_width(item.value.get<std::uint64_t>());
     if (shortest == width) return std::nullopt;
-    return what + " has " + std::to_string(width) + " value bytes (" + hex(tag) + "); msgspec writes " +
-           std::to_string(shortest);
+    return what + " has " + std::to_string(width) + " value bytes (" + msgpack_tag_hex(tag) +
+           "); msgspec writes " + std::to_string(shortest);
   }
   const auto family = family_of(item.kind);
-  if (!family) return at(start) + "tag " + hex(tag) + ", which msgspec never writes here (float32 or ext)";
+  if (!family)
+    return at(start) + "tag " + msgpack_tag_hex(tag) + ", which msgspec never writes here (float32 or ext)";
   const std::size_t width = item.payload - start - 1;
   if (shortest_width(*family, item.length) == width) return std::nullopt;
   return at(start) + "the " + family->name + " of " + std::to_string(item.length) + " " + family->unit + " has " +
-         std::to_string(width) + " length bytes (" + hex(tag) + "); msgspec writes " +
+         std::to_string(width) + " length bytes (" + msgpack_tag_hex(tag) + "); msgspec writes " +
          std::to_string(shortest_width(*family, item.length));
 }
 

@@ -33,11 +33,6 @@ constexpr Format kFormats[32] = {
     {"fixext16", 0}, {"str8", 1},         {"str16", 2},   {"str32", 4},   {"array16", 2}, {"array32", 4},
     {"map16", 2},    {"map32", 4}};
 
-std::string hex(std::uint8_t tag) {
-  static const char* digits = "0123456789abcdef";
-  return std::string("0x") + digits[tag >> 4] + digits[tag & 0xf];
-}
-
 bool is_str_tag(std::uint8_t tag) { return (tag >= 0xa0 && tag <= 0xbf) || (tag >= 0xd9 && tag <= 0xdb); }
 
 // msgspec reads no bin or ext, so neither does the decoder.
@@ -83,11 +78,13 @@ class Reading {
     if (tag == 0xc1) return Due{"reserved type byte 0xc1", start};
     const bool tagged = tag >= 0xc0 && tag <= 0xdf;
     if (is_unsupported(tag))
-      return Due{"unsupported type " + std::string(kFormats[tag - 0xc0].name) + " (" + hex(tag) + ")", start};
+      return Due{"unsupported type " + std::string(kFormats[tag - 0xc0].name) + " (" + msgpack_tag_hex(tag) + ")",
+                 start};
     if (tagged && bytes_.size() - start - 1 < kFormats[tag - 0xc0].field)
       return Due{"truncated " + std::string(kFormats[tag - 0xc0].name), start};
     const auto read = read_msgpack_item(bytes_, start);
-    if (!read) return Due{"string of " + std::to_string(str_length(start)) + " bytes runs past the end of input", start};
+    if (!read)  // a str whose bytes run past the end: every other item was judged whole above
+      return Due{"string of " + std::to_string(str_length(start)) + " bytes runs past the end of input", start};
     at_ = read->end;
     completed_ = true;
     if (read->kind == Kind::Str && !well_formed_utf8(bytes_.substr(read->payload, read->length)))
