@@ -536,8 +536,8 @@ Violations pairing_cardinality(const RequestRun& run) {
   if (!run.envelope.model.is_multimodal && any_object_input(request))
     out.push_back({"pairing-cardinality", "accepted a {\"content\": [...]} input for " +
                                               run.envelope.model.architecture + ", which is not multimodal"});
-  if (most_images_in_a_pair(request) > 1)
-    out.push_back({"pairing-cardinality", "accepted a pair with " + std::to_string(most_images_in_a_pair(request)) +
+  if (const std::size_t images = most_images_in_a_pair(request); images > 1)
+    out.push_back({"pairing-cardinality", "accepted a pair with " + std::to_string(images) +
                                               " images; only one multi-modal item is supported"});
   // One output per document is lengths-and-order's to report.
   if (run.output.outputs.size() != len2) return out;
