@@ -5,6 +5,8 @@
 
 #include "core/output_json.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/online_body.hpp"
+#include "properties/laws/utf8_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -13,20 +15,15 @@ constexpr const char* kLaw = "cache-salt-rules";
 
 // The body's cache_salt, when the envelope is an online one that has a non-null salt.
 const Json* online_salt(const Json& envelope) {
-  if (!envelope.is_object()) return nullptr;
-  const auto endpoint = envelope.find("endpoint");
-  const auto body = envelope.find("request");
-  if (endpoint == envelope.end() || (*endpoint != "score" && *endpoint != "rerank")) return nullptr;
-  if (body == envelope.end() || !body->is_object()) return nullptr;
-  const auto salt = body->find("cache_salt");
-  return salt == body->end() || salt->is_null() ? nullptr : &*salt;
+  const auto online = online_body(envelope);
+  if (!online) return nullptr;
+  const auto salt = online->body->find("cache_salt");
+  return salt == online->body->end() || salt->is_null() ? nullptr : &*salt;
 }
 
-// Code points of well-formed UTF-8 (the JSON door took no other): every byte
-// but the continuation bytes 10xxxxxx starts one.
+// Code points of well-formed UTF-8 (the JSON door took no other).
 std::size_t code_points(const std::string& text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), starts_character));
 }
 
 // The family of the rule `salt` breaks, or "" when it keeps them all.

@@ -7,6 +7,7 @@
 
 #include "core/output_json.hpp"
 #include "core/unicode.hpp"
+#include "properties/laws/online_body.hpp"
 #include "properties/laws/word_laws.hpp"
 
 namespace poolcheck::laws {
@@ -152,14 +153,10 @@ const std::vector<RejectedSpelling>& rejected_bool_spellings() {
 }
 
 std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t choice) {
-  // find(), never a const operator[]: the envelope may lack either key (nlohmann asserts).
-  if (!envelope.is_object()) return std::nullopt;
-  const auto request = envelope.find("request");
-  const auto endpoint = envelope.find("endpoint");
-  if (request == envelope.end() || !request->is_object() || endpoint == envelope.end()) return std::nullopt;
-  const bool rerank = *endpoint == "rerank";
-  if (!rerank && *endpoint != "score") return std::nullopt;  // LLM.score takes Python values as they are
-  const Json& body = *request;
+  const auto online = online_body(envelope);
+  if (!online) return std::nullopt;
+  const bool rerank = online->endpoint == Endpoint::Rerank;
+  const Json& body = *online->body;
   // The fields that can be respelled, and the value each stands for.
   struct Candidate {
     const TypedField* field;
@@ -293,12 +290,9 @@ struct OnlineRefusal {
 // The request body of an online (score or rerank) envelope whose refusal names
 // a field; nullopt for any other envelope or error.
 std::optional<OnlineRefusal> online_refusal(const Json& envelope, const Error& error) {
-  const auto endpoint = envelope.find("endpoint");
-  const auto body = envelope.find("request");
-  if (!error.param || endpoint == envelope.end() || body == envelope.end() || !body->is_object()) return std::nullopt;
-  const bool rerank = *endpoint == "rerank";
-  if (!rerank && *endpoint != "score") return std::nullopt;
-  return OnlineRefusal{&*body, rerank};
+  const auto online = online_body(envelope);
+  if (!error.param || !online) return std::nullopt;
+  return OnlineRefusal{online->body, online->endpoint == Endpoint::Rerank};
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/output_json.hpp"
+#include "properties/laws/online_body.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -274,17 +275,15 @@ std::optional<std::size_t> common_field_rank(const std::optional<std::string>& p
 Violations first_failure_wins(const Json& envelope) { return first_failure_wins(envelope, parse_online_request); }
 
 Violations first_failure_wins(const Json& envelope, OnlineParser parse) {
-  if (!envelope.is_object() || !envelope.contains("request") || !envelope.contains("endpoint")) return {};
-  const Json& endpoint = envelope["endpoint"];
-  const Json& body = envelope["request"];
-  if (!body.is_object() || (endpoint != "score" && endpoint != "rerank")) return {};
-  const Endpoint online = endpoint == "rerank" ? Endpoint::Rerank : Endpoint::Score;
-  const auto first = parse(body, online);
+  const auto online = online_body(envelope);
+  if (!online) return {};
+  const Json& body = *online->body;
+  const auto first = parse(body, online->endpoint);
   const auto first_rank = first ? std::nullopt : common_field_rank(first.error().param);
   if (!first_rank) return {};
   Json without = body;
   without.erase(*first.error().param);
-  const auto second = parse(without, online);
+  const auto second = parse(without, online->endpoint);
   const auto second_rank = second ? std::nullopt : common_field_rank(second.error().param);
   if (!second_rank || *second_rank >= *first_rank) return {};
   const std::string& p = *first.error().param;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "properties/laws/utf8_laws.hpp"
+
 namespace poolcheck::laws {
 namespace {
 
@@ -22,12 +24,11 @@ constexpr std::array<Refusal, 3> kRefusals{{{Kind::BadEscape, "Invalid \\escape:
                                             {Kind::BadHex, "Invalid \\uXXXX escape: "},
                                             {Kind::LoneSurrogate, "Lone surrogate escape (rejected, spec 10.4): "}}};
 
-// The byte where character `n` starts (every byte but a continuation byte
-// 10xxxxxx starts one), or nullopt past the end.
+// The byte where character `n` starts, or nullopt past the end.
 std::optional<std::size_t> byte_of_character(std::string_view text, std::size_t n) {
   std::size_t characters = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (!starts_character(text[i])) continue;
     if (characters++ == n) return i;
   }
   return std::nullopt;

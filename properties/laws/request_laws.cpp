@@ -12,6 +12,7 @@
 #include "core/token_types.hpp"
 #include "core/tokenizer.hpp"
 #include "properties/laws/error_laws.hpp"
+#include "properties/laws/online_body.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/word_laws.hpp"
@@ -593,9 +594,9 @@ Violations score_union(const Json& body, const ScoringRequest& request) {
 Violations score_union_refusal(const Json& envelope) { return score_union_refusal(envelope, parse_online_request); }
 
 Violations score_union_refusal(const Json& envelope, OnlineParser parse) {
-  const auto endpoint = envelope.find("endpoint");
-  const auto body = envelope.find("request");
-  if (endpoint == envelope.end() || *endpoint != "score" || body == envelope.end() || !body->is_object()) return {};
+  const auto online = online_body(envelope);
+  if (!online || online->endpoint != Endpoint::Score) return {};
+  const Json* body = online->body;
   const auto refused = parse(*body, Endpoint::Score);
   if (refused) return {};  // refused elsewhere in the envelope
   std::optional<Error> first_shape_error;

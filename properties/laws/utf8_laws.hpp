@@ -15,6 +15,11 @@
 
 namespace poolcheck::laws {
 
+// Whether byte `c` of well-formed UTF-8 starts a character: every byte but a
+// continuation byte 10xxxxxx does. Counting them counts code points, as
+// Python's len() and a JSONDecodeError's (char N) do.
+constexpr bool starts_character(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
 // Whether every sequence of `text` is well-formed UTF-8, judged as this law judges.
 bool well_formed_utf8(std::string_view text);
 
