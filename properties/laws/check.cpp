@@ -22,6 +22,7 @@
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
+#include "properties/laws/repr_laws.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/size_laws.hpp"
 #include "properties/laws/token_type_laws.hpp"
@@ -142,6 +143,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, cache_salt_rules(document, nullptr));
+  append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
     append(result.violations,
            bounds_kept(body, envelope->request.endpoint == Endpoint::Rerank, envelope->model.max_model_len));

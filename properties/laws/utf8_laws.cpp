@@ -15,25 +15,6 @@ namespace {
 constexpr std::string_view kRefusal = "Invalid JSON: Invalid UTF-8 byte: ";
 constexpr std::string_view kMsgpackRefusal = "Invalid MessagePack: invalid UTF-8 in string at byte ";
 
-// The length of the well-formed sequence at s[i], or 0. The lead byte gives
-// the length; the code point decoded from the whole sequence decides.
-std::size_t well_formed_length(std::string_view s, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(s[i]);
-  if (lead < 0x80) return 1;
-  const std::size_t length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
-  if (length == 0 || s.size() - i < length) return 0;
-  char32_t code_point = lead & (0x7F >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(s[i + k]);
-    if ((next & 0xC0) != 0x80) return 0;
-    code_point = (code_point << 6) | (next & 0x3F);
-  }
-  static constexpr std::array<char32_t, 5> kShortest = {0, 0, 0x80, 0x800, 0x10000};
-  const bool surrogate = code_point >= 0xD800 && code_point <= 0xDFFF;
-  if (code_point < kShortest[length] || surrogate || code_point > 0x10FFFF) return 0;
-  return length;
-}
-
 // Where the first ill-formed sequence starts, as Python would print it.
 struct FirstIllFormed {
   std::size_t byte = std::string_view::npos;  // npos: the whole text is well formed
@@ -46,13 +27,13 @@ FirstIllFormed first_ill_formed(std::string_view text) {
   FirstIllFormed at;
   std::size_t line_start = 0;  // the character after the last newline
   for (std::size_t i = 0; i < text.size(); ++at.character) {
-    const std::size_t length = well_formed_length(text, i);
-    if (length == 0) {
+    const auto sequence = code_point_at(text, i);
+    if (!sequence) {
       at.byte = i;
       break;
     }
     if (text[i] == '\n') ++at.line, line_start = at.character + 1;
-    i += length;
+    i += sequence->length;
   }
   at.column = at.character - line_start + 1;
   return at;
@@ -91,6 +72,25 @@ bool strings_well_formed(const Json& value) {
 }
 
 }  // namespace
+
+// The lead byte gives the length; the code point decoded from the whole
+// sequence decides.
+std::optional<CodePoint> code_point_at(std::string_view s, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  if (lead < 0x80) return CodePoint{lead, 1};
+  const std::size_t length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+  if (length == 0 || s.size() - i < length) return std::nullopt;
+  char32_t code_point = lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(s[i + k]);
+    if ((next & 0xC0) != 0x80) return std::nullopt;
+    code_point = (code_point << 6) | (next & 0x3F);
+  }
+  static constexpr std::array<char32_t, 5> kShortest = {0, 0, 0x80, 0x800, 0x10000};
+  const bool surrogate = code_point >= 0xD800 && code_point <= 0xDFFF;
+  if (code_point < kShortest[length] || surrogate || code_point > 0x10FFFF) return std::nullopt;
+  return CodePoint{code_point, length};
+}
 
 bool well_formed_utf8(std::string_view text) { return first_ill_formed(text).byte == std::string_view::npos; }
 

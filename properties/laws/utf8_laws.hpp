@@ -7,6 +7,8 @@
 // it decodes each sequence and judges the code point it spells (shortest
 // form, no surrogate, at most U+10FFFF), where the core compares each byte
 // with RFC 3629's table of ranges.
+#include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -19,6 +21,14 @@ namespace poolcheck::laws {
 // continuation byte 10xxxxxx does. Counting them counts code points, as
 // Python's len() and a JSONDecodeError's (char N) do.
 constexpr bool starts_character(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+// The well-formed sequence that starts at s[i] (i < s.size()), decoded as
+// this law decodes it; nullopt when it is ill formed.
+struct CodePoint {
+  char32_t value;
+  std::size_t length;  // its bytes, 1 to 4
+};
+std::optional<CodePoint> code_point_at(std::string_view s, std::size_t i);
 
 // Whether every sequence of `text` is well-formed UTF-8, judged as this law judges.
 bool well_formed_utf8(std::string_view text);

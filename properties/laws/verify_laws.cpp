@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "core/output_json.hpp"
-#include "core/python_repr.hpp"
 #include "core/verify.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/params_laws.hpp"
+#include "properties/laws/repr_laws.hpp"
 
 namespace poolcheck::laws {
 namespace {
@@ -89,7 +89,9 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
   const std::string_view blamed = std::string_view(error.message).substr(at);
   const bool step = blamed.find("'step_tag_id'") != std::string_view::npos ||
                     blamed.find("'returned_token_ids'") != std::string_view::npos;
-  const std::string want = "Task " + (step ? *params.task : python_repr(*params.task)) + " only supports ";
+  const auto quoted = step ? params.task : python_str_repr(*params.task);
+  if (!quoted) return {};
+  const std::string want = "Task " + *quoted + " only supports ";
   if (error.message.rfind(want, 0) == 0) return {};
   return {{"verify", std::string(step ? "the step-parameter message prints the task bare"
                                       : "the valid-parameters message quotes the task") +
@@ -154,6 +156,7 @@ VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params
     append(out, verify_rejection_blames_request(params, verified.error()));
     append(out, unsupported_message_task(params, verified.error()));
     append(out, refused_dimensions_invalid(model, params, verified.error()));
+    append(out, model_name_quoted(model, verified.error()));
     return run;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)

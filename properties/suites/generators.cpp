@@ -29,6 +29,11 @@ rc::Gen<std::uint32_t> gen_code_point() {
       {3, inRange<std::uint32_t>(0x20, 0x7F)},
       {1, rc::gen::element<std::uint32_t>(0, '\t', '\n', 0x7F, '"', '\\', '@', '/')},
       {2, inRange<std::uint32_t>(0xA0, 0x800)},
+      // The Latin-1 code points Python's repr() escapes as \xNN: the C1 controls,
+      // NO-BREAK SPACE and SOFT HYPHEN (automatic mutant auto-python-repr-41-int-literal-1
+      // printed them as they are).
+      {1, inRange<std::uint32_t>(0x80, 0xA1)},
+      {1, rc::gen::just<std::uint32_t>(0xAD)},
       {1, rc::gen::element<std::uint32_t>(0xFEFF, 0x200B)},
       // Where UTF-8's sequence forms change: lengths 1/2/3/4, the lead bytes
       // E0, ED (surrogates excluded), F0 and F4 with their own second-byte ranges.

@@ -25,9 +25,11 @@
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
+#include "properties/laws/repr_laws.hpp"
 #include "properties/laws/size_laws.hpp"
 #include "core/preprocess.hpp"
 #include "core/token_types.hpp"
+#include "core/verify.hpp"
 #include "properties/laws/request_laws.hpp"
 #include "properties/laws/utf8_laws.hpp"
 #include "tests/laws/law_test_support.hpp"
@@ -703,7 +705,7 @@ TEST(CacheSaltRules, HoldOnTheCoresAnswersAndFireOnASaltJudgedWrongly) {
   // Refused for another field, a bad salt is not judged here; LLM.score's extras are not validated.
   const Error normalize = Error::bad_request("Parameter `normalize` was removed; use `use_activation` instead.", "normalize");
   EXPECT_HOLDS(cache_salt_rules(with_salt(""), &normalize));
-  EXPECT_HOLDS(cache_salt_rules(envelope("llm_score", Json{{"cache_salt", ""}}), nullptr));
+  EXPECT_HOLDS(cache_salt_rules(envelope("llm.score", Json{{"cache_salt", ""}}), nullptr));
 }
 
 // ------------------------------------------------- multimodal inputs in pairing
@@ -753,7 +755,7 @@ TEST(TypeRefusalsDue, HoldsOnTheCoresTypeRefusalsAndFiresOnOneOfAValueOfTheKind)
     Json with_model = envelope("score", body);
     with_model["model"] = wrong;
     envelopes.push_back(with_model);
-    envelopes.push_back(envelope("llm_score", Json{{"data_1", "a"}, {"data_2", "b"}, {"pooling_params", wrong}}));
+    envelopes.push_back(envelope("llm.score", Json{{"data_1", "a"}, {"data_2", "b"}, {"pooling_params", wrong}}));
   }
   int judged = 0;
   for (const Json& env : envelopes) {
@@ -783,6 +785,66 @@ TEST(TypeRefusalsDue, HoldsOnTheCoresTypeRefusalsAndFiresOnOneOfAValueOfTheKind)
   // Indexed paths and the lax kinds are not this law's.
   EXPECT_HOLDS(type_refusals_due(with_config, error("queries[0]: Input should be a valid string", "queries[0]")));
   EXPECT_HOLDS(type_refusals_due(with_config, error("model.max_model_len: Input should be a valid integer", "model.max_model_len")));
+}
+
+// What Python 3.11 printed for repr() of each text.
+TEST(PythonStrRepr, QuotesAsPythonDoes) {
+  const std::vector<std::pair<std::string, std::string>> shown{
+      {"embed", "'embed'"},           {"it's", "\"it's\""},       {"a'b\"c", "'a\\'b\"c'"},
+      {"a\\b", "'a\\\\b'"},           {"\n\r\t", "'\\n\\r\\t'"},  {std::string("\x01\x7f", 2), "'\\x01\\x7f'"},
+      {"\xc3\xa9\xc2\xa0\xc2\xad\xc2\x85", "'\xc3\xa9\\xa0\\xad\\x85'"},
+      {"\xe2\x82\xac", "'\xe2\x82\xac'"}, {"say \"hi\"", "'say \"hi\"'"}, {"", "''"}};
+  for (const auto& [text, repr] : shown) EXPECT_EQ(python_str_repr(text), repr) << text;
+  EXPECT_EQ(python_str_repr("\xff"), std::nullopt);  // not UTF-8: not judged
+}
+
+TEST(TaskOverwrite, HoldsOnTheCoresAnswersAndFiresOnATaskQuotedOrJudgedWrongly) {
+  const auto offline = [](const Json& task) {
+    Json params = Json::object();
+    if (!task.is_null()) params["task"] = task;
+    return envelope("llm.score", Json{{"data_1", "a"}, {"data_2", "b"}, {"pooling_params", params}});
+  };
+  std::size_t refused = 0;
+  for (const Json& task : {Json("embed"), Json("it's"), Json("a\nb\\"), Json("\xc2\x85"), Json("classify"), Json()}) {
+    const Json document = offline(task);
+    const auto parsed = envelope_from_json(document);
+    ASSERT_TRUE(parsed.ok()) << document.dump();
+    const auto output = preprocess(parsed->model, parsed->request);
+    refused += !output.ok();
+    EXPECT_HOLDS(task_overwrite_refusal(parsed->request.caller_params.get(), output ? nullptr : &output.error()))
+        << task.dump();
+    EXPECT_HOLDS(check_request_input(dump_json(document)).violations) << task.dump();
+  }
+  EXPECT_EQ(refused, 4u);
+  PoolingParams caller;
+  caller.task = "it's";
+  const Error quoted = Error::bad_request("You cannot overwrite self.task=\"it's\" with task='classify'!");
+  const Error misquoted = Error::bad_request("You cannot overwrite self.task='it's' with task='classify'!");
+  EXPECT_HOLDS(task_overwrite_refusal(&caller, &quoted));
+  EXPECT_FIRES(task_overwrite_refusal(&caller, &misquoted), "task-overwrite");
+  EXPECT_FIRES(task_overwrite_refusal(&caller, nullptr), "task-overwrite");       // a conflict accepted
+  EXPECT_FIRES(task_overwrite_refusal(nullptr, &quoted), "task-overwrite");  // no task to conflict
+  caller.task = "classify";
+  EXPECT_FIRES(task_overwrite_refusal(&caller, &quoted), "task-overwrite");
+}
+
+TEST(ModelNameQuoted, HoldsOnTheCoresAnswersAndFiresOnANameQuotedWrongly) {
+  ModelConfig model;
+  PoolingParams params;
+  params.task = "embed";
+  params.dimensions = 5;
+  for (const std::string name : {"m", "it's", "a\tb", "\xc2\xa0"}) {
+    model.name = name;
+    const auto verified = verify_params(params, model);
+    ASSERT_FALSE(verified.ok()) << name;
+    EXPECT_HOLDS(model_name_quoted(model, verified.error())) << name;
+  }
+  model.name = "it's";
+  const std::string rest = " does not support Matryoshka embeddings; dimensions must be unset. "
+                           "Numeric dimensions are valid only for Matryoshka models in range [1, 384].";
+  EXPECT_HOLDS(model_name_quoted(model, Error::bad_request("Model \"it's\"" + rest)));
+  EXPECT_FIRES(model_name_quoted(model, Error::bad_request("Model 'it's'" + rest)), "repr-quoted");
+  EXPECT_FIRES(model_name_quoted(model, Error::bad_request("Model \\n" + rest)), "repr-quoted");
 }
 
 }  // namespace

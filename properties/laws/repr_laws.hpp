@@ -1,0 +1,34 @@
+#pragma once
+// Messages that quote a value with Python's repr() (vLLM's `{x!r}`) quote it
+// as Python does. The law's repr is its own: it decodes the UTF-8 and judges
+// each code point by its Unicode category, where core/python_repr.cpp works
+// on bytes (automatic mutant auto-python-repr-14-equality-1 printed every
+// character as \n, and no law looked past the message's family).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/model.hpp"
+#include "core/pooling_params.hpp"
+#include "properties/laws/violation.hpp"
+
+namespace poolcheck::laws {
+
+// Python's repr() of the str `text`, as far as the core models it
+// (docs/decisions.md, "Known limits": code points above U+00FF print as they
+// are); nullopt when `text` is not well-formed UTF-8.
+std::optional<std::string> python_str_repr(std::string_view text);
+
+// Law "task-overwrite" (spec 7 step 1): an offline run whose caller set a task
+// other than classify is never accepted, and the refusal `You cannot overwrite
+// self.task=<repr> with task='classify'!` is given only then, naming that task.
+// `caller` is null when there are no caller params (every online run), and
+// `refusal` is null for an accepted run.
+Violations task_overwrite_refusal(const PoolingParams* caller, const Error* refusal);
+
+// Law "repr-quoted" for verify: a Matryoshka refusal starts with
+// `Model <repr of the model's name> ` (docs/decisions-verify-model.md, 10).
+Violations model_name_quoted(const ModelConfig& model, const Error& error);
+
+}  // namespace poolcheck::laws
