@@ -326,11 +326,35 @@ bool python_only_value(Json& envelope, std::string& what) {
   return true;
 }
 
+// The task of `input`'s pooling_params: none, a known one or any text.
+bool switch_task(Json& input, std::string& what) {
+  Json& params = object_at(input, "pooling_params");
+  if (chance(15)) {
+    params.erase("task");
+    what = "no task";
+  } else {
+    params["task"] = *gen_task();
+    what = "task " + params["task"].get<std::string>();
+  }
+  return true;
+}
+
+// The caller's task of an LLM.score call. One that is not classify is refused
+// with its repr() in the message (spec 7 step 1), which only a task drawn
+// whole, with its odd characters, shows (automatic mutant
+// auto-python-repr-41-int-literal-1 printed U+0080 to U+00BF as they are).
+bool caller_task(Json& envelope, std::string& what) {
+  if (endpoint_of(envelope) != "llm.score") return false;
+  switch_task(request_body(envelope), what);
+  what = "caller task: " + what;
+  return true;
+}
+
 constexpr const char* kTextCut = "text cut";
 constexpr const char* kBrokenString = "broken string";
 constexpr const char* kEscapedText = "escaped text";
 
-constexpr std::array<std::pair<Mutation, const char*>, 13> kRequestMutations{{
+constexpr std::array<std::pair<Mutation, const char*>, 14> kRequestMutations{{
     {fresh_field, "fresh field"},
     {defect, "defect"},
     {respell, "coerced spelling"},
@@ -344,6 +368,7 @@ constexpr std::array<std::pair<Mutation, const char*>, 13> kRequestMutations{{
     {big_integer_field, "big integer"},
     {second_union_class, "union class"},
     {python_only_value, "python value"},
+    {caller_task, "caller task"},
 }};
 
 // The caller's extra_kwargs of an LLM.score call, made (with one generated
@@ -432,18 +457,6 @@ bool dimensions_at_edges(Json& input, std::string& what) {
   const std::int64_t d = *rc::gen::elementOf(edges);
   object_at(input, "pooling_params")["dimensions"] = d;
   what = "dimensions " + std::to_string(d);
-  return true;
-}
-
-bool switch_task(Json& input, std::string& what) {
-  Json& params = object_at(input, "pooling_params");
-  if (chance(15)) {
-    params.erase("task");
-    what = "no task";
-  } else {
-    params["task"] = *gen_task();
-    what = "task " + params["task"].get<std::string>();
-  }
   return true;
 }
 

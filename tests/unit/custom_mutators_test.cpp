@@ -78,6 +78,9 @@ const char* const kEnvelope =
 
 const char* const kScoreEnvelope = R"({"endpoint":"score","request":{"queries":"a cat","documents":["the mat"]}})";
 
+const char* const kOfflineEnvelope =
+    R"({"endpoint":"llm.score","request":{"data_1":"a cat","data_2":["the mat"],"pooling_params":{"task":"classify"}}})";
+
 // The draws of request_draws(envelope, 600) whose `what` starts with `kind`.
 std::vector<poolcheck::props::MutatedInput> draws_named(const std::string& envelope, std::string_view kind) {
   std::vector<poolcheck::props::MutatedInput> named;
@@ -88,7 +91,7 @@ std::vector<poolcheck::props::MutatedInput> draws_named(const std::string& envel
 
 TEST(RequestMutations, EveryKindIsDrawnAndMostStayJson) {
   std::set<std::string> kinds;
-  for (const char* envelope : {kEnvelope, kScoreEnvelope}) {
+  for (const char* envelope : {kEnvelope, kScoreEnvelope, kOfflineEnvelope}) {
     std::size_t json = 0;
     const auto draws = request_draws(envelope, 600);
     for (const auto& draw : draws) {
@@ -224,6 +227,21 @@ TEST(RequestMutations, PythonValueWritesWhatStrictJsonHasNot) {
     }
   }
   EXPECT_GT(seen, 0u);
+}
+
+TEST(RequestMutations, CallerTaskSetsOnlyAnOfflineCallersTask) {
+  EXPECT_TRUE(draws_named(kEnvelope, "caller task").empty());
+  std::set<std::string> tasks;
+  for (const auto& draw : draws_named(kOfflineEnvelope, "caller task: ")) {
+    const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
+    if (!parsed) continue;  // one text in ten is cut or broken on purpose
+    const Json& params = (*parsed)["request"]["pooling_params"];
+    const auto task = params.find("task");
+    tasks.insert(task == params.end() ? "<none>" : task->get<std::string>());
+  }
+  EXPECT_TRUE(tasks.count("<none>"));
+  EXPECT_TRUE(tasks.count("embed"));
+  EXPECT_GT(tasks.size(), 4u);  // known tasks and any text
 }
 
 TEST(RequestMutations, NestingReachesExactlyTheLimitOrOnePast) {
