@@ -68,13 +68,4 @@ Violations task_overwrite_refusal(const PoolingParams* caller, const Error* refu
   return {{kLaw, "expected '" + want + "', got '" + refusal->message + "'"}};
 }
 
-Violations model_name_quoted(const ModelConfig& model, const Error& error) {
-  if (message_family(error.message).rfind("matryoshka-", 0) != 0) return {};
-  const auto quoted = python_str_repr(model.name);
-  if (!quoted) return {};
-  const std::string want = "Model " + *quoted + " ";
-  if (error.message.rfind(want, 0) == 0) return {};
-  return {{"repr-quoted", "a Matryoshka refusal must start with \"" + want + "\", got: " + error.message}};
-}
-
 }  // namespace poolcheck::laws

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "core/error.hpp"
-#include "core/model.hpp"
 #include "core/pooling_params.hpp"
 #include "properties/laws/violation.hpp"
 
@@ -26,9 +25,5 @@ std::optional<std::string> python_str_repr(std::string_view text);
 // `caller` is null when there are no caller params (every online run), and
 // `refusal` is null for an accepted run.
 Violations task_overwrite_refusal(const PoolingParams* caller, const Error* refusal);
-
-// Law "repr-quoted" for verify: a Matryoshka refusal starts with
-// `Model <repr of the model's name> ` (docs/decisions-verify-model.md, 10).
-Violations model_name_quoted(const ModelConfig& model, const Error& error);
 
 }  // namespace poolcheck::laws

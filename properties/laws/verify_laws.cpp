@@ -21,18 +21,39 @@ bool sets(const PoolingParams& params, std::string_view name) {
   return false;
 }
 
-// Spec 2 step 7, read on its own: why the spec refuses dimensions `d` for
-// `model` ("" when it takes them). A model is Matryoshka when it says so or
-// lists sizes (an empty list is none: bool([]) is false); then d lies in
-// [1, embedding_size], and among the listed sizes when a list is there, even
-// an empty one (`mds is not None`; docs/decisions-verify-model.md, 8).
-std::string dimensions_fault(const ModelConfig& model, std::int64_t d) {
+// Python's str() of a list of int: "[256, 512]", "[]".
+std::string python_int_list(const std::vector<std::int64_t>& values) {
+  std::string out;
+  for (const std::int64_t v : values) out += (out.empty() ? "" : ", ") + std::to_string(v);
+  return "[" + out + "]";
+}
+
+// Spec 2 step 7, read on its own: the message the spec refuses dimensions `d`
+// for `model` with ("" when it takes them), the model named by `name` (its
+// repr). A model is Matryoshka when it says so or lists sizes (an empty list
+// is none: bool([]) is false); then d lies in [1, embedding_size], and among
+// the listed sizes when a list is there, even an empty one (`mds is not None`;
+// docs/decisions-verify-model.md, 8 and 10).
+std::string dimensions_refusal(const ModelConfig& model, std::int64_t d, const std::string& name) {
   const auto& listed = model.matryoshka_dimensions;
-  if (!model.is_matryoshka && !(listed && !listed->empty())) return "on a model that is not Matryoshka";
-  if (d < 1 || d > model.embedding_size) return "outside [1, " + std::to_string(model.embedding_size) + "]";
+  const std::string range = "[1, " + std::to_string(model.embedding_size) + "]";
+  const std::string model_name = "Model " + name;
+  const bool outside = d < 1 || d > model.embedding_size;
+  if (!model.is_matryoshka && !(listed && !listed->empty()))
+    return model_name + " does not support Matryoshka embeddings; dimensions must be unset. " +
+           (outside ? "Received dimensions=" + std::to_string(d) + ", outside valid numeric range " + range + "."
+                    : "Numeric dimensions are valid only for Matryoshka models in range " + range + ".");
+  const std::string got = ", got " + std::to_string(d) + ".";
+  if (outside) return model_name + " only supports dimensions in range " + range + got;
   if (listed && std::find(listed->begin(), listed->end(), d) == listed->end())
-    return "not among the model's Matryoshka dimensions " + dump_json(Json(*listed));
+    return model_name + " only supports Matryoshka dimensions " + python_int_list(*listed) + got;
   return "";
+}
+
+// The refusal the spec gives, the model's name quoted by the law's repr (a
+// stand-in when the name is not UTF-8, which no JSON input holds).
+std::string dimensions_refusal(const ModelConfig& model, std::int64_t d) {
+  return dimensions_refusal(model, d, python_str_repr(model.name).value_or("<not UTF-8>"));
 }
 
 bool embed_task(const std::optional<std::string>& task) { return task == "embed" || task == "token_embed"; }
@@ -100,9 +121,10 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
 
 Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {
   if (!embed_task(verified.task) || !verified.dimensions) return {};
-  const std::string fault = dimensions_fault(model, *verified.dimensions);
-  if (fault.empty()) return {};
-  return {{"verify-dimensions", "dimensions=" + std::to_string(*verified.dimensions) + " was accepted " + fault}};
+  const std::string refusal = dimensions_refusal(model, *verified.dimensions);
+  if (refusal.empty()) return {};
+  return {{"verify-dimensions",
+           "dimensions=" + std::to_string(*verified.dimensions) + " was accepted; the spec refuses it: " + refusal}};
 }
 
 Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingParams& params, const Error& error) {
@@ -110,10 +132,14 @@ Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingPar
   if (family.rfind("matryoshka-", 0) != 0 || !embed_task(params.task)) return {};
   // The dimensions verify checks: the request's, or the pooler's default.
   const std::optional<std::int64_t> d = or_default(params.dimensions, model.pooler.dimensions);
-  if (d && dimensions_fault(model, *d).empty())
+  if (!d) return {};
+  const std::string want = dimensions_refusal(model, *d);
+  if (want.empty())
     return {{"verify-dimensions", "dimensions=" + std::to_string(*d) + ", which the spec takes for this model, was "
                                   "refused: " + error.message}};
-  return {};
+  if (error.message == want || !python_str_repr(model.name)) return {};
+  return {{"verify-dimensions", "dimensions=" + std::to_string(*d) + " was refused with '" + error.message +
+                                    "'; the spec's message is '" + want + "'"}};
 }
 
 Violations verify_defaults(const ModelConfig& model, const PoolingParams& params, const PoolingParams& verified) {
@@ -156,7 +182,6 @@ VerifyRun verify_with_laws(const ModelConfig& model, const PoolingParams& params
     append(out, verify_rejection_blames_request(params, verified.error()));
     append(out, unsupported_message_task(params, verified.error()));
     append(out, refused_dimensions_invalid(model, params, verified.error()));
-    append(out, model_name_quoted(model, verified.error()));
     return run;
   }
   if (verified->extra_kwargs && verified->extra_kwargs == params.extra_kwargs)

@@ -23,7 +23,10 @@ Violations verify_law(const ModelConfig& model, const PoolingParams& params);
 // from core/verify's check). Law id "verify-dimensions"; part of verify_law.
 Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified);
 // And the other way: a Matryoshka refusal names dimensions the spec refuses
-// (automatic mutant auto-verify-87-drop-not-1 took a listed model for none).
+// (automatic mutant auto-verify-87-drop-not-1 took a listed model for none),
+// and is byte for byte the spec's message for them, the model's name quoted by
+// the law's own repr() (laws::python_str_repr; automatic mutants of
+// core/python_repr.cpp quoted names wrongly and only the family was judged).
 Violations refused_dimensions_invalid(const ModelConfig& model, const PoolingParams& params, const Error& error);
 // Each field an accepted verify fills is the request's when the request set
 // it, otherwise the default vLLM's _merge_default_parameters and

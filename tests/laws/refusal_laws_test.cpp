@@ -27,6 +27,7 @@
 #include "properties/laws/rendered_laws.hpp"
 #include "properties/laws/repr_laws.hpp"
 #include "properties/laws/size_laws.hpp"
+#include "properties/laws/verify_laws.hpp"
 #include "core/preprocess.hpp"
 #include "core/token_types.hpp"
 #include "core/verify.hpp"
@@ -828,23 +829,58 @@ TEST(TaskOverwrite, HoldsOnTheCoresAnswersAndFiresOnATaskQuotedOrJudgedWrongly) 
   EXPECT_FIRES(task_overwrite_refusal(&caller, &quoted), "task-overwrite");
 }
 
-TEST(ModelNameQuoted, HoldsOnTheCoresAnswersAndFiresOnANameQuotedWrongly) {
+// Each Matryoshka message, the model's name quoted as Python 3.11's repr()
+// quoted it, and the lists as str() prints them.
+TEST(RefusedDimensionsInvalid, TheMessageIsTheSpecsByteForByte) {
   ModelConfig model;
   PoolingParams params;
   params.task = "embed";
-  params.dimensions = 5;
-  for (const std::string name : {"m", "it's", "a\tb", "\xc2\xa0"}) {
-    model.name = name;
+  const std::string unsupported = " does not support Matryoshka embeddings; dimensions must be unset. ";
+  struct Case {
+    std::string name;
+    bool matryoshka;
+    std::optional<std::vector<std::int64_t>> listed;
+    std::int64_t d;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"m", false, std::nullopt, 5,
+       "Model 'm'" + unsupported + "Numeric dimensions are valid only for Matryoshka models in range [1, 384]."},
+      {"it's", false, std::vector<std::int64_t>{}, 0,
+       "Model \"it's\"" + unsupported + "Received dimensions=0, outside valid numeric range [1, 384]."},
+      {"a\tb", true, std::nullopt, 385, "Model 'a\\tb' only supports dimensions in range [1, 384], got 385."},
+      {"\xc2\xa0", false, std::vector<std::int64_t>{256, 128}, 5,
+       "Model '\\xa0' only supports Matryoshka dimensions [256, 128], got 5."},
+      {"m", true, std::vector<std::int64_t>{}, 5, "Model 'm' only supports Matryoshka dimensions [], got 5."}};
+  for (const Case& c : cases) {
+    model.name = c.name;
+    model.is_matryoshka = c.matryoshka;
+    model.matryoshka_dimensions = c.listed;
+    params.dimensions = c.d;
     const auto verified = verify_params(params, model);
-    ASSERT_FALSE(verified.ok()) << name;
-    EXPECT_HOLDS(model_name_quoted(model, verified.error())) << name;
+    ASSERT_FALSE(verified.ok()) << c.message;
+    EXPECT_EQ(verified.error().message, c.message);
+    EXPECT_HOLDS(refused_dimensions_invalid(model, params, verified.error())) << c.message;
+    const auto replaced = [&](const std::string& from, const std::string& to) {
+      std::string wrong = c.message;
+      wrong.replace(wrong.find(from), from.size(), to);
+      return Error::bad_request(wrong);
+    };
+    EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("Model ", "Model  ")), "verify-dimensions")
+        << c.message;
+    if (c.message.find("[256, 128]") != std::string::npos)  // the list as the family regex takes any
+      EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("[256, 128]", "[256,128]")), "verify-dimensions");
+    EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("Model ", "Model \\n")), "verify-dimensions");
   }
   model.name = "it's";
-  const std::string rest = " does not support Matryoshka embeddings; dimensions must be unset. "
-                           "Numeric dimensions are valid only for Matryoshka models in range [1, 384].";
-  EXPECT_HOLDS(model_name_quoted(model, Error::bad_request("Model \"it's\"" + rest)));
-  EXPECT_FIRES(model_name_quoted(model, Error::bad_request("Model 'it's'" + rest)), "repr-quoted");
-  EXPECT_FIRES(model_name_quoted(model, Error::bad_request("Model \\n" + rest)), "repr-quoted");
+  model.is_matryoshka = false;
+  model.matryoshka_dimensions = std::nullopt;
+  params.dimensions = 5;
+  EXPECT_FIRES(refused_dimensions_invalid(
+                   model, params, Error::bad_request("Model 'it's'" + unsupported +
+                                                     "Numeric dimensions are valid only for Matryoshka models in "
+                                                     "range [1, 384].")),
+               "verify-dimensions");
 }
 
 }  // namespace
