@@ -117,6 +117,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, first_failure_wins(document));
     append(result.violations, score_union_refusal(document));
     append(result.violations, typed_values_taken(document, envelope.error()));
+    append(result.violations, rejected_spellings_refused(document, &envelope.error()));
     append(result.violations, bounds_refusal(document, envelope.error()));
     append(result.violations, type_refusals_due(document, envelope.error()));
     append(result.violations, cache_salt_rules(document, &envelope.error()));
@@ -142,6 +143,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
+  append(result.violations, rejected_spellings_refused(document, nullptr));
   append(result.violations, cache_salt_rules(document, nullptr));
   append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)

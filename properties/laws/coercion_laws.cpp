@@ -1,6 +1,7 @@
 #include "properties/laws/coercion_laws.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <span>
 #include <limits>
@@ -362,6 +363,40 @@ Violations typed_values_taken(const Json& envelope, const Error& error) {
     return {{"typed-values-taken", std::string(field.name) + " = " + dump_json(*value) + " is " +
                                        (field.is_bool ? "a bool" : "an int") + " as pydantic reads it, but it was "
                                        "refused with '" + error.message + "'"}};
+  }
+  return {};
+}
+
+namespace {
+
+// The same JSON type and value: 1.5 is not "1.5", 1e19 not the integer 10^19,
+// and NaN is NaN.
+bool same_spelling(const Json& a, const Json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_number_float() && std::isnan(a.get<double>())) return std::isnan(b.get<double>());
+  return a == b;
+}
+
+}  // namespace
+
+Violations rejected_spellings_refused(const Json& envelope, const Error* refusal) {
+  const auto online = online_body(envelope);
+  if (!online) return {};
+  for (const auto& field : typed_fields()) {
+    if (field.rerank_only && online->endpoint != Endpoint::Rerank) continue;
+    const auto value = online->body->find(field.name);
+    if (value == online->body->end()) continue;
+    const auto& rejected = field.is_bool ? rejected_bool_spellings() : rejected_int_spellings();
+    const auto spelling = std::find_if(rejected.begin(), rejected.end(),
+                                       [&](const RejectedSpelling& r) { return same_spelling(r.value, *value); });
+    if (spelling == rejected.end()) continue;
+    const std::string want = std::string(field.name) + ": " + spelling->msg;
+    const std::string shown = dump_json(*value).substr(0, 80);
+    if (!refusal)
+      return {{"spellings-refused", std::string(field.name) + " = " + shown + " was taken; pydantic refuses it: " + want}};
+    if (refusal->param == field.name && refusal->message != want)
+      return {{"spellings-refused", std::string(field.name) + " = " + shown + " was refused with '" +
+                                        refusal->message + "'; pydantic's message is '" + want + "'"}};
   }
   return {};
 }

@@ -93,6 +93,15 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request);
 // refusal without knowing the defect.
 Violations typed_values_taken(const Json& envelope, const Error& error);
 
+// The other way, law "spellings-refused": an online envelope whose typed field
+// holds one of the spellings pydantic rejects (rejected_int_spellings,
+// rejected_bool_spellings: the same JSON type and value) is never taken, and
+// a refusal naming that field carries the spelling's message. `refusal` is
+// the envelope's error, or null when the envelope was read (automatic mutant
+// auto-fields-132-int-literal-3 read "+-5" as -5: the coercion laws respell
+// only spellings pydantic takes).
+Violations rejected_spellings_refused(const Json& envelope, const Error* refusal);
+
 // The coercion-invariance law: the respelled envelope's outcome is the same,
 // byte for byte, as the original's.
 Violations coercion_invariance(const std::string& original_outcome, const std::string& respelled_outcome,

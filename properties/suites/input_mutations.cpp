@@ -139,7 +139,25 @@ bool defect(Json& envelope, std::string& what) {
   return true;
 }
 
+// One typed field in a spelling pydantic rejects (laws::rejected_int_spellings,
+// rejected_bool_spellings), for the spellings-refused law: the defect
+// catalogue holds them too, but draws one among all its defects.
+bool rejected_spelling(Json& envelope, std::string& what) {
+  const std::string endpoint = endpoint_of(envelope);
+  if (endpoint != "score" && endpoint != "rerank") return false;
+  std::vector<const laws::TypedField*> fields;
+  for (const auto& field : laws::typed_fields())
+    if (!field.rerank_only || endpoint == "rerank") fields.push_back(&field);
+  const laws::TypedField& field = **rc::gen::elementOf(fields);
+  const auto& spellings = field.is_bool ? laws::rejected_bool_spellings() : laws::rejected_int_spellings();
+  const Json& value = (*rc::gen::elementOf(spellings)).value;
+  request_body(envelope)[std::string(field.name)] = value;
+  what = "rejected spelling: " + std::string(field.name) + " = " + input_json(value).substr(0, 40);
+  return true;
+}
+
 bool respell(Json& envelope, std::string& what) {
+  if (chance(25)) return rejected_spelling(envelope, what);
   auto respelled = laws::respell_one_field(envelope, *rc::gen::arbitrary<std::uint64_t>());
   if (!respelled) return false;
   envelope = std::move(respelled->envelope);

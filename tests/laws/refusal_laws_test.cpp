@@ -883,5 +883,33 @@ TEST(RefusedDimensionsInvalid, TheMessageIsTheSpecsByteForByte) {
                "verify-dimensions");
 }
 
+TEST(RejectedSpellingsRefused, HoldsOnTheCoresAnswersAndFiresOnASpellingTakenOrMisnamed) {
+  std::size_t judged = 0;
+  for (const auto& field : typed_fields()) {
+    for (const auto& spelling : field.is_bool ? rejected_bool_spellings() : rejected_int_spellings()) {
+      Json document = envelope("rerank", Json{{"query", "q"}, {"documents", {"d"}}});
+      document["request"][std::string(field.name)] = spelling.value;
+      const auto parsed = envelope_from_json(document);
+      ASSERT_FALSE(parsed.ok()) << document.dump();
+      EXPECT_HOLDS(rejected_spellings_refused(document, &parsed.error()));
+      ++judged;
+    }
+  }
+  EXPECT_GT(judged, 200u);
+  const Json plus_minus = envelope("rerank", Json{{"query", "q"}, {"documents", {"d"}}, {"priority", "+-5"}});
+  EXPECT_FIRES(rejected_spellings_refused(plus_minus, nullptr), "spellings-refused");  // taken
+  const Error as_int = Error::bad_request("priority: Input should be a valid integer", "priority");
+  EXPECT_FIRES(rejected_spellings_refused(plus_minus, &as_int), "spellings-refused");  // another message
+  const Error elsewhere = Error::bad_request("top_n: Input should be a valid integer", "top_n");
+  EXPECT_HOLDS(rejected_spellings_refused(plus_minus, &elsewhere));  // refused first for another field
+  // A spelling pydantic takes, or one of another JSON type, is not judged here.
+  for (const Json& taken : {Json("-5"), Json(" 5"), Json(std::uint64_t{10000000000000000000U}), Json(2.0)}) {
+    Json document = envelope("score", Json{{"queries", "q"}, {"documents", {"d"}}, {"priority", taken}});
+    EXPECT_HOLDS(rejected_spellings_refused(document, nullptr)) << taken.dump();
+  }
+  // top_n is no field of a score body.
+  EXPECT_HOLDS(rejected_spellings_refused(envelope("score", Json{{"queries", "q"}, {"documents", {"d"}}, {"top_n", "+-5"}}), nullptr));
+}
+
 }  // namespace
 }  // namespace poolcheck::laws
