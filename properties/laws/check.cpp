@@ -18,6 +18,7 @@
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
+#include "properties/laws/model_laws.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
@@ -144,6 +145,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, score_union(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, rejected_spellings_refused(document, nullptr));
+  append(result.violations, model_read_as_written(document, envelope->model));
   append(result.violations, cache_salt_rules(document, nullptr));
   append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
@@ -439,6 +441,7 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
       parsed ? verified_run(*parsed, full)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, door_laws(bytes, document));
+  if (parsed) append(result.violations, model_read_as_written(*document, parsed->model));
   if (prints_outcome(full, document))
     append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
   if (full) append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));

@@ -20,6 +20,7 @@
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
+#include "properties/laws/model_laws.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
@@ -909,6 +910,51 @@ TEST(RejectedSpellingsRefused, HoldsOnTheCoresAnswersAndFiresOnASpellingTakenOrM
   }
   // top_n is no field of a score body.
   EXPECT_HOLDS(rejected_spellings_refused(envelope("score", Json{{"queries", "q"}, {"documents", {"d"}}, {"top_n", "+-5"}}), nullptr));
+}
+
+TEST(ModelReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
+  const Json model{{"name", "m\xc2\xa0"},
+                   {"architecture", "XLMRobertaForSequenceClassification"},
+                   {"max_model_len", 300},
+                   {"vocab_size", 40000},
+                   {"is_multimodal", true},
+                   {"tokenizer", {{"returns_token_type_ids", false}, {"truncation_side", "left"}, {"pad_token_id", 1}}},
+                   {"pooler", {{"pooling_type", "STEP"}, {"dimensions", 64}, {"returned_token_ids", {3, 4}}}},
+                   {"is_matryoshka", true},
+                   {"matryoshka_dimensions", {64, 128}},
+                   {"embedding_size", 256}};
+  const Json document = envelope("score", Json{{"queries", "q"}, {"documents", {"d"}}}, model);
+  const auto parsed = envelope_from_json(document);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_HOLDS(model_read_as_written(document, parsed->model));
+  EXPECT_HOLDS(check_request_input(dump_json(document)).violations);
+  for (const char* side : {"left", "right"}) {  // and a side read either way
+    Json one = document;
+    one["model"]["tokenizer"]["truncation_side"] = side;
+    EXPECT_HOLDS(model_read_as_written(one, envelope_from_json(one)->model)) << side;
+  }
+  const auto fires = [&](void (*change)(ModelConfig&)) {
+    ModelConfig read = parsed->model;
+    change(read);
+    return fired(model_read_as_written(document, read), "model-read-as-written");
+  };
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.tokenizer.truncation_side = Side::Right; }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.name = "m"; }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.max_model_len = 512; }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.tokenizer.returns_token_type_ids = true; }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.pooler.dimensions.reset(); }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.pooler.returned_token_ids = std::vector<std::int64_t>{4, 3}; }));
+  EXPECT_TRUE(fires([](ModelConfig& m) { m.matryoshka_dimensions.reset(); }));
+  // Coerced or null values are not judged here: true is no int, null no value.
+  Json coerced = document;
+  coerced["model"]["tokenizer"]["pad_token_id"] = true;
+  coerced["model"]["pooler"]["dimensions"] = nullptr;
+  ModelConfig read = parsed->model;
+  read.pooler.dimensions.reset();
+  EXPECT_HOLDS(model_read_as_written(coerced, read));
+  // The verify input names its model the same way.
+  const std::string verify = R"({"model":{"name":"x","embedding_size":16},"pooling_params":{"task":"embed"}})";
+  EXPECT_HOLDS(check_verify_input(verify).violations);
 }
 
 }  // namespace

@@ -1,0 +1,93 @@
+#include "properties/laws/model_laws.hpp"
+
+#include <limits>
+#include <string>
+
+#include "core/output_json.hpp"
+
+namespace poolcheck::laws {
+namespace {
+
+// A written value as the config holds it, when it is written plainly; else null.
+Json plain(const Json& value) {
+  if (value.is_string() || value.is_boolean()) return value;
+  if (value.is_number_integer() && !value.is_number_unsigned()) return value;
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() <= std::numeric_limits<std::int64_t>::max())
+    return Json(value.get<std::int64_t>());
+  if (!value.is_array()) return nullptr;
+  Json list = Json::array();
+  for (const Json& item : value) {
+    Json read = plain(item);
+    if (!read.is_number_integer()) return nullptr;
+    list.push_back(std::move(read));
+  }
+  return list;
+}
+
+template <class T>
+Json held(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// Each key of the config object at `path`, with what the config holds for it.
+struct Held {
+  const char* key;
+  Json value;
+};
+
+std::vector<Held> model_fields(const ModelConfig& m) {
+  return {{"name", m.name},
+          {"architecture", m.architecture},
+          {"max_model_len", m.max_model_len},
+          {"vocab_size", m.vocab_size},
+          {"is_multimodal", m.is_multimodal},
+          {"is_matryoshka", m.is_matryoshka},
+          {"matryoshka_dimensions", held(m.matryoshka_dimensions)},
+          {"embedding_size", m.embedding_size}};
+}
+
+std::vector<Held> tokenizer_fields(const TokenizerConfig& t) {
+  return {{"returns_token_type_ids", t.returns_token_type_ids},
+          {"use_sep_token", t.use_sep_token},
+          {"truncation_side", t.truncation_side == Side::Left ? "left" : "right"},
+          {"pad_token_id", t.pad_token_id}};
+}
+
+std::vector<Held> pooler_fields(const PoolerConfig& p) {
+  return {{"pooling_type", p.pooling_type},
+          {"use_activation", held(p.use_activation)},
+          {"dimensions", held(p.dimensions)},
+          {"step_tag_id", held(p.step_tag_id)},
+          {"returned_token_ids", held(p.returned_token_ids)}};
+}
+
+void compare(const Json& object, const std::string& path, const std::vector<Held>& fields, Violations& out) {
+  if (!object.is_object()) return;
+  for (const auto& [key, value] : fields) {
+    const auto written = object.find(key);
+    if (written == object.end()) continue;
+    const Json want = plain(*written);
+    // A value of another kind was coerced (true for an int) or refused: not judged here.
+    if (want.is_null() || (!value.is_null() && want.type() != value.type()) || want == value) continue;
+    out.push_back({"model-read-as-written", path + key + " was written " + dump_json(*written).substr(0, 80) +
+                                                ", but the model config holds " + dump_json(value).substr(0, 80)});
+  }
+}
+
+}  // namespace
+
+Violations model_read_as_written(const Json& document, const ModelConfig& model) {
+  Violations out;
+  if (!document.is_object()) return out;
+  const auto object = document.find("model");
+  if (object == document.end()) return out;
+  compare(*object, "model.", model_fields(model), out);
+  if (!object->is_object()) return out;
+  if (const auto tokenizer = object->find("tokenizer"); tokenizer != object->end())
+    compare(*tokenizer, "model.tokenizer.", tokenizer_fields(model.tokenizer), out);
+  if (const auto pooler = object->find("pooler"); pooler != object->end())
+    compare(*pooler, "model.pooler.", pooler_fields(model.pooler), out);
+  return out;
+}
+
+}  // namespace poolcheck::laws
