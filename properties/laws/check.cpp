@@ -308,6 +308,7 @@ CheckResult check_params_wire(std::string_view bytes, const CheckDepth& how) {
   append(result.violations, msgpack_utf8_refusal_exact(bytes, raw));
   append(result.violations, msgpack_refusal_exact(bytes, raw));
   if (raw) append(result.violations, wire_lengths_due(*raw, decoded));
+  if (raw) append(result.violations, wire_type_refusals_due(*raw, decoded));
   if (decoded) append(result.violations, object_form_exact(result.outcome, *decoded, "the decoded params"));
   if (!full_check(bytes, how)) return result;
   if (raw) append(result.violations, msgpack_values_exact(bytes, *raw));

@@ -248,6 +248,29 @@ const Json* at_wire_path(const Json& raw, const std::string& path) {
 
 }  // namespace
 
+Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& decoded) {
+  if (decoded) return {};
+  const std::string& message = decoded.error().message;
+  static const std::regex kRefusal(R"(^(\$(?:\[\d+\])*): Input should be (a valid (string|list|object)|'.*')$)");
+  std::smatch m;
+  if (!std::regex_match(message, m, kRefusal)) return {};
+  const Json* value = at_wire_path(raw, m[1].str());
+  if (value == nullptr) return {};
+  bool due = true;
+  if (m[3].matched) {
+    const std::string kind = m[3].str();
+    due = kind == "string" ? !value->is_string() : kind == "list" ? !value->is_array() : !value->is_object();
+  } else if (value->is_string()) {
+    static const std::regex kOption("'([^']*)'");
+    const std::string options = m[2].str();
+    for (auto it = std::sregex_iterator(options.begin(), options.end(), kOption); it != std::sregex_iterator(); ++it)
+      due = due && (*it)[1].str() != value->get_ref<const std::string&>();
+  }
+  if (due) return {};
+  return {{"type-refusals-due", "'" + message + "', but the value at " + m[1].str() + " is " +
+                                    dump_json(*value).substr(0, 200)}};
+}
+
 Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decoded) {
   if (decoded) {
     if (!raw.is_array() || raw.size() <= kWireLength) return {};

@@ -57,4 +57,13 @@ inline constexpr std::size_t kWireLength = 10;
 // auto-wire-170-relational-1 refused every wire array of exactly ten items).
 Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decoded);
 
+// Law "type-refusals-due" at the wire door (error_laws.hpp has it for the
+// envelope): a refusal `<$path>: Input should be a valid string` (`list`,
+// `object`) names a value at that path that is not one, and `<$path>: Input
+// should be 'a' or 'b'` a value that is none of the options. No law judged a
+// wire refusal's path (automatic mutant auto-wire-88-int-literal-4 blamed a
+// late-interaction key's refusal on the mode before it). Paths that lead to no
+// value are not judged.
+Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& decoded);
+
 }  // namespace poolcheck::laws

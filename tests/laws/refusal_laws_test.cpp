@@ -957,5 +957,42 @@ TEST(ModelReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
   EXPECT_HOLDS(check_verify_input(verify).violations);
 }
 
+TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
+  const Json ten = Json::array({nullptr, nullptr, nullptr, nullptr, nullptr, false, nullptr, nullptr, nullptr, 2});
+  // Each field in turn, and each item of late_interaction_params, of each kind.
+  std::vector<Json> arrays{ten, Json("x"), Json::object()};
+  const std::vector<Json> kinds{Json(5), Json("x"), Json::array(), Json::object(), Json(true), Json("score_doc")};
+  for (std::size_t i = 0; i < 10; ++i)
+    for (const Json& kind : kinds) {
+      Json raw = ten;
+      raw[i] = kind;
+      arrays.push_back(raw);
+    }
+  for (std::size_t item = 0; item < 3; ++item)
+    for (const Json& kind : kinds) {
+      Json raw = ten;
+      raw[8] = Json::array({"score_doc", "k", 1});
+      raw[8][item] = kind;
+      arrays.push_back(raw);
+    }
+  std::size_t judged = 0;
+  for (const Json& raw : arrays) {
+    const auto decoded = decode_wire(raw);
+    judged += !decoded && decoded.error().message.find(": Input should be ") != std::string::npos;
+    EXPECT_HOLDS(wire_type_refusals_due(raw, decoded)) << raw.dump();
+  }
+  EXPECT_GT(judged, 15u);
+  const auto refused = [](const std::string& message) { return Result<PoolingParams>(Error::bad_request(message)); };
+  Json late = ten;
+  late[8] = Json::array({"score_doc", 5});
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8][0]: Input should be a valid string")), "type-refusals-due");
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][1]: Input should be a valid string")));
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8]: Input should be a valid list")), "type-refusals-due");
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8][0]: Input should be 'cache_query' or 'score_doc'")),
+               "type-refusals-due");
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][0]: Input should be 'cache_query'")));
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][7]: Input should be a valid string")));  // no value there
+}
+
 }  // namespace
 }  // namespace poolcheck::laws
