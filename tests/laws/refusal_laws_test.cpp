@@ -971,8 +971,8 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
   for (std::size_t item = 0; item < 3; ++item)
     for (const Json& kind : kinds) {
       Json raw = ten;
-      raw[8] = Json::array({"score_doc", "k", 1});
-      raw[8][item] = kind;
+      raw[7] = Json::array({"score_doc", "k", 1});
+      raw[7][item] = kind;
       arrays.push_back(raw);
     }
   std::size_t judged = 0;
@@ -984,14 +984,14 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
   EXPECT_GT(judged, 15u);
   const auto refused = [](const std::string& message) { return Result<PoolingParams>(Error::bad_request(message)); };
   Json late = ten;
-  late[8] = Json::array({"score_doc", 5});
-  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8][0]: Input should be a valid string")), "type-refusals-due");
-  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][1]: Input should be a valid string")));
-  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8]: Input should be a valid list")), "type-refusals-due");
-  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[8][0]: Input should be 'cache_query' or 'score_doc'")),
+  late[7] = Json::array({"score_doc", 5});
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][0]: Input should be a valid string")), "type-refusals-due");
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][1]: Input should be a valid string")));
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7]: Input should be a valid list")), "type-refusals-due");
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][0]: Input should be 'cache_query' or 'score_doc'")),
                "type-refusals-due");
-  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][0]: Input should be 'cache_query'")));
-  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[8][7]: Input should be a valid string")));  // no value there
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][0]: Input should be 'cache_query'")));
+  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][7]: Input should be a valid string")));  // no value there
 }
 
 }  // namespace
