@@ -143,6 +143,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   }
   const Json& body = *document.find("request");  // there: the envelope parsed
   append(result.violations, score_union(body, envelope->request));
+  append(result.violations, sides_read_as_written(body, envelope->request));
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, rejected_spellings_refused(document, nullptr));
   append(result.violations, model_read_as_written(document, envelope->model));

@@ -591,6 +591,77 @@ Violations score_union(const Json& body, const ScoringRequest& request) {
   return {};
 }
 
+namespace {
+
+// An input as the law reads it (spec 10.5): a string, or {"content": [...]} of
+// text and image_url parts; nullopt for anything the spec does not take.
+std::optional<ContentPart> part_as_written(const Json& part) {
+  if (!part.is_object() || !part.contains("type")) return std::nullopt;
+  const Json& type = part["type"];
+  const bool text = type == "text";
+  const auto value = text ? part.find("text") : part.find("image_url");
+  if ((!text && type != "image_url") || value == part.end()) return std::nullopt;
+  const Json* written = &*value;
+  if (!text) {
+    const auto url = value->is_object() ? value->find("url") : value->end();
+    if (!value->is_object() || url == value->end()) return std::nullopt;
+    written = &*url;
+  }
+  if (!written->is_string()) return std::nullopt;
+  return ContentPart{text ? ContentPart::Kind::Text : ContentPart::Kind::ImageUrl, written->get<std::string>()};
+}
+
+std::optional<ScoreInput> input_as_written(const Json& input) {
+  if (input.is_string()) return ScoreInput{false, input.get<std::string>(), {}};
+  const auto content = input.is_object() ? input.find("content") : input.end();
+  if (!input.is_object() || content == input.end() || !content->is_array()) return std::nullopt;
+  ScoreInput read{true, {}, {}};
+  for (const Json& part : *content) {
+    auto one = part_as_written(part);
+    if (!one) return std::nullopt;
+    read.parts.push_back(std::move(*one));
+  }
+  return read;
+}
+
+// A side: one input, or a list of them.
+std::optional<std::vector<ScoreInput>> side_as_written(const Json& side) {
+  std::vector<ScoreInput> read;
+  for (const Json& input : side.is_array() ? side : Json::array({side})) {
+    auto one = input_as_written(input);
+    if (!one) return std::nullopt;
+    read.push_back(std::move(*one));
+  }
+  return read;
+}
+
+}  // namespace
+
+Violations sides_read_as_written(const Json& body, const ScoringRequest& request) {
+  using Shape = std::pair<std::string_view, std::string_view>;
+  static constexpr Shape kRerank{"query", "documents"};
+  static constexpr Shape kOffline{"data_1", "data_2"};
+  const std::span<const Shape> shapes = request.endpoint == Endpoint::Score    ? std::span<const Shape>(kUnionOrder)
+                                        : request.endpoint == Endpoint::Rerank ? std::span<const Shape>(&kRerank, 1)
+                                                                               : std::span<const Shape>(&kOffline, 1);
+  if (!body.is_object()) return {};
+  for (const auto& [first, second] : shapes) {
+    if (!complete(body, {first, second})) continue;
+    const auto queries = side_as_written(*body.find(first));
+    const auto documents = side_as_written(*body.find(second));
+    if (!queries || !documents) continue;  // this shape does not validate: the union tries the next
+    if (*queries == request.queries && *documents == request.documents) return {};
+    return {{"sides-read-as-written",
+             "the body writes " + std::to_string(queries->size()) + " input(s) at '" + std::string(first) + "' and " +
+                 std::to_string(documents->size()) + " at '" + std::string(second) + "', but the request read " +
+                 std::to_string(request.queries.size()) + " and " + std::to_string(request.documents.size()) +
+                 (queries->size() == request.queries.size() && documents->size() == request.documents.size()
+                      ? ", with other contents"
+                      : "")}};
+  }
+  return {{"sides-read-as-written", "the request was read, but the law finds no complete shape of sides in the body"}};
+}
+
 Violations score_union_refusal(const Json& envelope) { return score_union_refusal(envelope, parse_online_request); }
 
 Violations score_union_refusal(const Json& envelope, OnlineParser parse) {

@@ -80,6 +80,16 @@ Violations request_laws(const RequestRun& run);
 // the first complete shape, in union order, gives when it stands alone and
 // validates; the other shapes' keys change nothing.
 Violations score_union(const Json& body, const ScoringRequest& request);
+// Law "sides-read-as-written": a request the core read holds, as its queries
+// and documents, the inputs the body writes, read by the law (a string, or a
+// {"content": [...]} of text and image_url parts; one input or a list): at
+// `query`/`documents` (rerank), `data_1`/`data_2` (LLM.score), or the first
+// complete score shape whose sides the law reads (spec 11.5). Every other law
+// of the sides takes them from the core's reading, which a slip there moves
+// with them: automatic mutants of core/request.cpp's parse_score_input and
+// parse_side (a string read as an object, a content list's first part or a
+// side's input dropped) passed every law.
+Violations sides_read_as_written(const Json& body, const ScoringRequest& request);
 // The same law for a refused score envelope (as `poolcheck preprocess` reads
 // it) whose body has a complete shape: when the body with only one of its
 // complete shapes is accepted, the union had a shape that validates and must

@@ -994,5 +994,47 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
   EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][7]: Input should be a valid string")));  // no value there
 }
 
+TEST(SidesReadAsWritten, HoldsOnTheCoresReadingAndFiresOnASideReadOtherwise) {
+  const Json multimodal{{"is_multimodal", true}};
+  const Json content{{"content", {{{"type", "text"}, {"text", "a cat"}}, {{"type", "image_url"}, {"image_url", {{"url", "u"}}}}}}};
+  const std::vector<Json> documents{
+      envelope("rerank", Json{{"query", "q"}, {"documents", {"d1", "d2", "d3"}}}),
+      envelope("rerank", Json{{"query", content}, {"documents", {content, "d"}}}, multimodal),
+      envelope("score", Json{{"queries", {"a", "b"}}, {"documents", {"c", "d"}}}),
+      envelope("score", Json{{"queries", "q"}, {"items", "i"}, {"text_1", "t"}, {"text_2", "u"}}),
+      envelope("score", Json{{"queries", 5}, {"documents", "d"}, {"data_1", "x"}, {"data_2", {"y", "z"}}}),
+      envelope("score", Json{{"queries", "q"}, {"documents", nullptr}, {"text_1", "t"}, {"text_2", Json::array()}}),
+      envelope("llm.score", Json{{"data_1", "q"}, {"data_2", {"d1", "d2"}}})};
+  for (const Json& document : documents) {
+    const auto parsed = envelope_from_json(document);
+    ASSERT_TRUE(parsed.ok()) << document.dump() << ": " << parsed.error().message;
+    EXPECT_HOLDS(sides_read_as_written(document["request"], parsed->request)) << document.dump();
+    EXPECT_HOLDS(check_request_input(dump_json(document)).violations) << document.dump();
+  }
+  const Json& rerank = documents[0]["request"];
+  auto read = envelope_from_json(documents[0])->request;
+  const auto fires = [&](const Json& body, const ScoringRequest& request) {
+    return fired(sides_read_as_written(body, request), "sides-read-as-written");
+  };
+  auto first_skipped = read;
+  first_skipped.documents.erase(first_skipped.documents.begin());
+  EXPECT_TRUE(fires(rerank, first_skipped));
+  auto changed = read;
+  changed.documents[1].text = "d";
+  EXPECT_TRUE(fires(rerank, changed));
+  auto as_object = read;
+  as_object.queries[0].is_object = true;
+  EXPECT_TRUE(fires(rerank, as_object));
+  const Json& with_parts = documents[1]["request"];
+  auto parts = envelope_from_json(documents[1])->request;
+  parts.queries[0].parts.pop_back();
+  EXPECT_TRUE(fires(with_parts, parts));
+  // The union: {data_1, data_2} when {queries, documents} does not validate, never the other.
+  const Json& union_body = documents[4]["request"];
+  auto other_shape = envelope_from_json(documents[4])->request;
+  other_shape.documents = {ScoreInput{false, "d", {}}};
+  EXPECT_TRUE(fires(union_body, other_shape));
+}
+
 }  // namespace
 }  // namespace poolcheck::laws
