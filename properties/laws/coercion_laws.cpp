@@ -166,7 +166,7 @@ std::optional<Respelling> respell_one_field(const Json& envelope, std::uint64_t 
   };
   std::vector<Candidate> candidates;
   for (const auto& field : typed_fields()) {
-    if (field.rerank_only && !rerank) continue;
+    if (!field.applies_to(rerank)) continue;
     const auto it = body.find(field.name);
     if (it == body.end()) {
       if (field.absent_value) candidates.push_back({&field, Integer(*field.absent_value)});
@@ -306,7 +306,7 @@ Violations bounds_kept(const Json& body, bool rerank, std::optional<std::int64_t
                                  bound});
   };
   for (const auto& field : typed_fields()) {
-    if (field.is_bool || (field.rerank_only && !rerank)) continue;
+    if (field.is_bool || !field.applies_to(rerank)) continue;
     const auto value = written_decimal(body, field.name);
     if (!value) continue;
     if (field.lower_bound && compare_decimal(*value, std::to_string(*field.lower_bound)) < 0)
@@ -327,7 +327,7 @@ Violations bounds_refusal(const Json& envelope, const Error& error) {
   const std::string& field = *error.param;
   const auto value = written_decimal(*online->body, field);
   const auto is_field = [&](const TypedField& f) {
-    return f.name == field && !f.is_bool && (online->rerank || !f.rerank_only);
+    return f.name == field && !f.is_bool && f.applies_to(online->rerank);
   };
   const auto typed = std::find_if(typed_fields().begin(), typed_fields().end(), is_field);
   if (!value || typed == typed_fields().end()) return {};
@@ -346,7 +346,7 @@ Violations typed_values_taken(const Json& envelope, const Error& error) {
   const Json* body = online->body;
   const bool rerank = online->rerank;
   for (const auto& field : typed_fields()) {
-    if (*error.param != field.name || (field.rerank_only && !rerank)) continue;
+    if (*error.param != field.name || !field.applies_to(rerank)) continue;
     const auto value = body->find(field.name);
     if (value == body->end()) return {};
     // A JSON integer is a Python int, a JSON boolean a bool: of the right
@@ -383,7 +383,7 @@ Violations rejected_spellings_refused(const Json& envelope, const Error* refusal
   const auto online = online_body(envelope);
   if (!online) return {};
   for (const auto& field : typed_fields()) {
-    if (field.rerank_only && online->endpoint != Endpoint::Rerank) continue;
+    if (!field.applies_to(online->endpoint == Endpoint::Rerank)) continue;
     const auto value = online->body->find(field.name);
     if (value == online->body->end()) continue;
     const auto& rejected = field.is_bool ? rejected_bool_spellings() : rejected_int_spellings();

@@ -27,6 +27,9 @@ struct TypedField {
   std::optional<std::int64_t> absent_value;
   // The spec's `ge` bound of an int field (section 6), where it has one.
   std::optional<std::int64_t> lower_bound = std::nullopt;
+  // Whether a request of this endpoint has the field at all: a rerank-only
+  // field (top_n, return_documents) is no field of /score.
+  bool applies_to(bool rerank) const { return rerank || !rerank_only; }
 };
 const std::vector<TypedField>& typed_fields();
 

@@ -147,7 +147,7 @@ bool rejected_spelling(Json& envelope, std::string& what) {
   if (endpoint != "score" && endpoint != "rerank") return false;
   std::vector<const laws::TypedField*> fields;
   for (const auto& field : laws::typed_fields())
-    if (!field.rerank_only || endpoint == "rerank") fields.push_back(&field);
+    if (field.applies_to(endpoint == "rerank")) fields.push_back(&field);
   const laws::TypedField& field = **rc::gen::elementOf(fields);
   const auto& spellings = field.is_bool ? laws::rejected_bool_spellings() : laws::rejected_int_spellings();
   const Json& value = (*rc::gen::elementOf(spellings)).value;
@@ -265,7 +265,7 @@ bool big_integer_field(Json& envelope, std::string& what) {
   if (endpoint != "score" && endpoint != "rerank") return false;
   std::vector<std::string_view> fields;
   for (const auto& field : laws::typed_fields())
-    if (!field.is_bool && (!field.rerank_only || endpoint == "rerank")) fields.push_back(field.name);
+    if (!field.is_bool && field.applies_to(endpoint == "rerank")) fields.push_back(field.name);
   const std::string name(fields[uniform<std::size_t>(0, fields.size())]);
   const Json value = *gen_big_integer();
   request_body(envelope)[name] = value;

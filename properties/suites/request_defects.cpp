@@ -100,7 +100,7 @@ void wrong_type_online(RequestCase& c) {
 void coercion_rejected(RequestCase& c, bool boolean) {
   std::vector<std::string> fields;
   for (const auto& field : laws::typed_fields())
-    if (field.is_bool == boolean && (!field.rerank_only || c.endpoint == "rerank")) fields.emplace_back(field.name);
+    if (field.is_bool == boolean && field.applies_to(c.endpoint == "rerank")) fields.emplace_back(field.name);
   const std::string field = *rc::gen::elementOf(fields);
   const auto& spelling = *rc::gen::elementOf(boolean ? laws::rejected_bool_spellings() : laws::rejected_int_spellings());
   body(c)[field] = spelling.value;

@@ -869,8 +869,9 @@ TEST(RefusedDimensionsInvalid, TheMessageIsTheSpecsByteForByte) {
     };
     EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("Model ", "Model  ")), "verify-dimensions")
         << c.message;
-    if (c.message.find("[256, 128]") != std::string::npos)  // the list as the family regex takes any
+    if (c.message.find("[256, 128]") != std::string::npos) {  // the list as the family regex takes any
       EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("[256, 128]", "[256,128]")), "verify-dimensions");
+    }
     EXPECT_FIRES(refused_dimensions_invalid(model, params, replaced("Model ", "Model \\n")), "verify-dimensions");
   }
   model.name = "it's";
