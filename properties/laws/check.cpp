@@ -14,11 +14,11 @@
 #include "core/wire.hpp"
 #include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/config_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
-#include "properties/laws/model_laws.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
@@ -108,6 +108,14 @@ CheckResult planned(const RequestRun& unbuilt, const Result<std::vector<std::int
   return result;
 }
 
+// An llm.score caller's `pooling_params` as written, against the params read
+// from it (taken before pre-processing, which must not change them).
+Violations caller_params_read(const Json& body, const std::optional<PoolingParams>& caller) {
+  const auto written = body.find("pooling_params");
+  if (written == body.end()) return {};
+  return params_read_as_written(*written, caller ? &*caller : nullptr, "pooling_params.");
+}
+
 // One run over a parsed document: the envelope, pre-processing (only its plan
 // when the padded prompts are over `padded_token_budget`), and the laws that
 // judge that run (an accepted one's, or a rejection's).
@@ -147,6 +155,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, rejected_spellings_refused(document, nullptr));
   append(result.violations, model_read_as_written(document, envelope->model));
+  if (envelope->request.endpoint == Endpoint::LlmScore) append(result.violations, caller_params_read(body, caller_before));
   append(result.violations, cache_salt_rules(document, nullptr));
   append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
@@ -443,7 +452,11 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
       parsed ? verified_run(*parsed, full)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, door_laws(bytes, document));
-  if (parsed) append(result.violations, model_read_as_written(*document, parsed->model));
+  if (parsed) {
+    append(result.violations, model_read_as_written(*document, parsed->model));
+    append(result.violations,
+           params_read_as_written(*document->find("pooling_params"), &parsed->params, "pooling_params."));
+  }
   if (prints_outcome(full, document))
     append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));
   if (full) append(result.violations, command_agrees("poolcheck verify", verify_json(bytes), result.outcome));

@@ -17,10 +17,10 @@
 #include "properties/laws/check.hpp"
 #include "properties/laws/cache_salt_laws.hpp"
 #include "properties/laws/coercion_laws.hpp"
+#include "properties/laws/config_laws.hpp"
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
-#include "properties/laws/model_laws.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
@@ -956,6 +956,56 @@ TEST(ModelReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
   // The verify input names its model the same way.
   const std::string verify = R"({"model":{"name":"x","embedding_size":16},"pooling_params":{"task":"embed"}})";
   EXPECT_HOLDS(check_verify_input(verify).violations);
+}
+
+TEST(ParamsReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
+  const Json written{{"use_activation", false},
+                     {"dimensions", 64},
+                     {"step_tag_id", -3},
+                     {"returned_token_ids", {5, 2}},
+                     {"task", "embed"},
+                     {"requires_token_ids", true},
+                     {"skip_reading_prefix_cache", true},
+                     {"late_interaction_params", {{"mode", "score_doc"}, {"query_key", "k"}, {"query_uses", 2}}},
+                     {"extra_kwargs", {{"cache_salt", "s"}, {"nested", {{"x", {1, 2}}}}}},
+                     {"output_kind", "FINAL_ONLY"}};
+  const auto read = params_from_object(written, "pooling_params");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_HOLDS(params_read_as_written(written, &*read, "pooling_params."));
+  // Through both targets: an llm.score caller's params, and verify's.
+  const Json call{{"data_1", "q"}, {"data_2", "d"}, {"pooling_params", {{"dimensions", 8}, {"task", "classify"}}}};
+  EXPECT_HOLDS(check_request_input(dump_json(envelope("llm.score", call))).violations);
+  EXPECT_HOLDS(check_verify_input(R"({"model":{"name":"x"},"pooling_params":{"dimensions":8}})").violations);
+  const auto fires = [&](void (*change)(PoolingParams&)) {
+    PoolingParams slipped = read->clone();
+    change(slipped);
+    return fired(params_read_as_written(written, &slipped, "pooling_params."), "params-read-as-written");
+  };
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.dimensions.reset(); }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.use_activation = true; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.step_tag_id = 3; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.returned_token_ids = std::vector<std::int64_t>{2, 5}; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.task = "classify"; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.requires_token_ids = false; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.skip_reading_prefix_cache.reset(); }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.late_interaction_params->query_uses.reset(); }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.late_interaction_params.reset(); }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { (*p.extra_kwargs)["nested"]["x"] = {1}; }));
+  EXPECT_TRUE(fires([](PoolingParams& p) { p.extra_kwargs.reset(); }));
+  EXPECT_TRUE(fired(params_read_as_written(written, nullptr, "pooling_params."), "params-read-as-written"));
+  // Coerced or null values are not judged here, nor a pooling_params that is no object.
+  Json coerced = written;
+  coerced["dimensions"] = "64";
+  coerced["step_tag_id"] = nullptr;
+  PoolingParams none = read->clone();
+  none.step_tag_id.reset();
+  EXPECT_HOLDS(params_read_as_written(coerced, &none, "pooling_params."));
+  EXPECT_HOLDS(params_read_as_written(Json(nullptr), nullptr, "pooling_params."));
+  // NaN is equal to itself in the kwargs a caller wrote (Python's JSON reads it).
+  const auto nan = check_request_input(
+      R"({"endpoint":"llm.score","request":{"data_1":"q","data_2":"d","pooling_params":{"extra_kwargs":{"v":NaN}}}})");
+  EXPECT_TRUE(nan.accepted);
+  EXPECT_FALSE(fired(nan.violations, "params-read-as-written")) << describe(nan.violations);
 }
 
 TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
