@@ -1,8 +1,9 @@
 #pragma once
 // The Unicode the core needs: the White_Space property (the toy tokenizer
-// splits on it; pydantic strips it from numeric strings) and UTF-8 decoding
-// and encoding of one code point.
+// splits on it; pydantic strips it from numeric strings), what str.isprintable()
+// rejects (repr() escapes it), and UTF-8 decoding and encoding of one code point.
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,20 @@ inline bool is_white_space(char32_t cp) {
          (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
          cp == 0x205F || cp == 0x3000;
 }
+
+// A run of code points, first and last included.
+struct CodePointRange {
+  char32_t first;
+  char32_t last;
+};
+
+// The code points Python's str.isprintable() rejects (categories Cc, Cf, Cs,
+// Co, Cn, Zl, Zp, and Zs but the space), ascending and disjoint: Python
+// 3.11's Unicode 14.0.0, generated into core/unicode_printable_table.inc by
+// tools/gen_unicode_printable.
+std::span<const CodePointRange> non_printable_ranges();
+// str.isprintable() of one code point: whether repr() prints it as itself.
+bool is_printable(char32_t cp);
 
 // Decodes the code point at `text[i]` and returns its byte length. Input from
 // the JSON parser is valid UTF-8; anything else is taken a byte at a time.

@@ -1,9 +1,10 @@
 #pragma once
 // Messages that quote a value with Python's repr() (vLLM's `{x!r}`) quote it
-// as Python does. The law's repr is its own: it decodes the UTF-8 and judges
-// each code point by its Unicode category, where core/python_repr.cpp works
-// on bytes (automatic mutant auto-python-repr-14-equality-1 printed every
-// character as \n, and no law looked past the message's family).
+// as Python does. The law's repr is its own code: it shares with
+// core/python_repr.cpp only the data of which code points str.isprintable()
+// rejects, generated from Python (automatic mutant
+// auto-python-repr-14-equality-1 printed every character as \n, and no law
+// looked past the message's family).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +15,8 @@
 
 namespace poolcheck::laws {
 
-// Python's repr() of the str `text`, as far as the core models it
-// (docs/decisions.md, "Known limits": code points above U+00FF print as they
-// are); nullopt when `text` is not well-formed UTF-8.
+// Python's repr() of the str `text` (Python 3.11's Unicode 14.0.0 decides what
+// prints); nullopt when `text` is not well-formed UTF-8.
 std::optional<std::string> python_str_repr(std::string_view text);
 
 // Law "task-overwrite" (spec 7 step 1): an offline run whose caller set a task

@@ -30,6 +30,7 @@
 #include "properties/laws/size_laws.hpp"
 #include "properties/laws/verify_laws.hpp"
 #include "core/preprocess.hpp"
+#include "core/python_repr.hpp"
 #include "core/token_types.hpp"
 #include "core/verify.hpp"
 #include "properties/laws/request_laws.hpp"
@@ -795,8 +796,16 @@ TEST(PythonStrRepr, QuotesAsPythonDoes) {
       {"embed", "'embed'"},           {"it's", "\"it's\""},       {"a'b\"c", "'a\\'b\"c'"},
       {"a\\b", "'a\\\\b'"},           {"\n\r\t", "'\\n\\r\\t'"},  {std::string("\x01\x7f", 2), "'\\x01\\x7f'"},
       {"\xc3\xa9\xc2\xa0\xc2\xad\xc2\x85", "'\xc3\xa9\\xa0\\xad\\x85'"},
-      {"\xe2\x82\xac", "'\xe2\x82\xac'"}, {"say \"hi\"", "'say \"hi\"'"}, {"", "''"}};
-  for (const auto& [text, repr] : shown) EXPECT_EQ(python_str_repr(text), repr) << text;
+      {"\xe2\x82\xac", "'\xe2\x82\xac'"}, {"say \"hi\"", "'say \"hi\"'"}, {"", "''"},
+      // Above U+00FF, what str.isprintable() rejects in \u or \U hex (values printed by Python 3.11).
+      {"\u2028", "'\\u2028'"}, {"a\u200bb", "'a\\u200bb'"}, {"\ufeff", "'\\ufeff'"}, {"\ue000", "'\\ue000'"},
+      {"\U000e0001", "'\\U000e0001'"}, {"\u0378", "'\\u0378'"}, {"\U0010ffff", "'\\U0010ffff'"},
+      {"\u4e00\U0001f600", "'\u4e00\U0001f600'"}, {"\u00ff\u0100", "'\u00ff\u0100'"},
+      {"\U0001f600\U000e007f", "'\U0001f600\\U000e007f'"}};
+  for (const auto& [text, repr] : shown) {
+    EXPECT_EQ(python_str_repr(text), repr) << text;
+    EXPECT_EQ(python_repr(text), repr) << text;  // the core's, which the law does not call
+  }
   EXPECT_EQ(python_str_repr("\xff"), std::nullopt);  // not UTF-8: not judged
 }
 
