@@ -250,18 +250,20 @@ rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len) {
   });
 }
 
+namespace {
+
 // A few code points where Python's repr() changes its mind: each side of the
 // edges of str.isprintable() (DEL, the C1 controls, NO-BREAK SPACE, SOFT
 // HYPHEN, the first unassigned code point, the line separator, a private-use
-// and a tag character), the quotes and the backslash (automatic mutant
-// auto-python-repr-17-int-literal-3 printed DEL as it is; a task drew it too
-// rarely to be found within a minute).
-namespace {
-
+// and a tag character), U+FFFF (the last four-digit escape) beside U+10000,
+// the quotes and the backslash (automatic mutant
+// auto-python-repr-17-int-literal-3 printed DEL as it is, and a task drew it
+// too rarely to be found within a minute; auto-python-repr-21-relational-3
+// gave U+FFFF eight digits, and nothing drew it).
 rc::Gen<std::string> gen_repr_edge_string() {
-  const auto edge = rc::gen::element<std::uint32_t>(0x1F, 0x20, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xA1, 0xAC, 0xAD, 0xAE,
-                                                    0xFF, 0x100, 0x377, 0x378, 0x2027, 0x2028, 0xE000, 0xE0001,
-                                                    '\'', '"', '\\', 'a');
+  const auto edge =
+      rc::gen::element<std::uint32_t>(0x1F, 0x20, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xA1, 0xAC, 0xAD, 0xAE, 0xFF, 0x100,
+                                      0x377, 0x378, 0x2027, 0x2028, 0xE000, 0xFFFF, 0x10000, 0xE0001, '\'', '"', '\\', 'a');
   return rc::gen::map(rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint32_t>>(edge))),
                       utf8);
 }

@@ -801,7 +801,9 @@ TEST(PythonStrRepr, QuotesAsPythonDoes) {
       {"\u2028", "'\\u2028'"}, {"a\u200bb", "'a\\u200bb'"}, {"\ufeff", "'\\ufeff'"}, {"\ue000", "'\\ue000'"},
       {"\U000e0001", "'\\U000e0001'"}, {"\u0378", "'\\u0378'"}, {"\U0010ffff", "'\\U0010ffff'"},
       {"\u4e00\U0001f600", "'\u4e00\U0001f600'"}, {"\u00ff\u0100", "'\u00ff\u0100'"},
-      {"\U0001f600\U000e007f", "'\U0001f600\\U000e007f'"}};
+      {"\U0001f600\U000e007f", "'\U0001f600\\U000e007f'"},
+      // Each side of the hex widths' edges: U+FFFF is the last \u, U+10000 prints.
+      {"\ufffe\uffff\U00010000", "'\\ufffe\\uffff\U00010000'"}};
   for (const auto& [text, repr] : shown) {
     EXPECT_EQ(python_str_repr(text), repr) << text;
     EXPECT_EQ(python_repr(text), repr) << text;  // the core's, which the law does not call
