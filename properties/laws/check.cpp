@@ -113,7 +113,7 @@ CheckResult planned(const RequestRun& unbuilt, const Result<std::vector<std::int
 Violations caller_params_read(const Json& body, const std::optional<PoolingParams>& caller) {
   const auto written = body.find("pooling_params");
   if (written == body.end()) return {};
-  return params_read_as_written(*written, caller ? &*caller : nullptr, "pooling_params.");
+  return params_read_as_written(*written, caller ? &*caller : nullptr);
 }
 
 // One run over a parsed document: the envelope, pre-processing (only its plan
@@ -455,7 +455,7 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   if (parsed) {
     append(result.violations, model_read_as_written(*document, parsed->model));
     append(result.violations,
-           params_read_as_written(*document->find("pooling_params"), &parsed->params, "pooling_params."));
+           params_read_as_written(*document->find("pooling_params"), &parsed->params));
   }
   if (prints_outcome(full, document))
     append(result.violations, printed_reads_back(dump_json(result.outcome), result.outcome));

@@ -126,23 +126,24 @@ Violations model_read_as_written(const Json& document, const ModelConfig& model)
   return out;
 }
 
-Violations params_read_as_written(const Json& written, const PoolingParams* params, const std::string& path) {
+Violations params_read_as_written(const Json& written, const PoolingParams* params) {
   Violations out;
   if (!written.is_object()) return out;
   if (params == nullptr) {
-    mismatch(kParams, path.substr(0, path.size() - 1), written, nullptr, out);
+    mismatch(kParams, "pooling_params", written, nullptr, out);
     return out;
   }
-  compare(written, path, params_fields(*params), kParams, out);
+  compare(written, "pooling_params.", params_fields(*params), kParams, out);
   if (const Json* extra = written_object(written, "extra_kwargs");
       extra && !(params->extra_kwargs && json_equal(*params->extra_kwargs, *extra)))
-    mismatch(kParams, path + "extra_kwargs", *extra, params->extra_kwargs ? *params->extra_kwargs : Json(), out);
+    mismatch(kParams, "pooling_params.extra_kwargs", *extra, params->extra_kwargs ? *params->extra_kwargs : Json(),
+             out);
   if (const Json* late = written_object(written, "late_interaction_params")) {
     if (!params->late_interaction_params)
-      mismatch(kParams, path + "late_interaction_params", *late, nullptr, out);
+      mismatch(kParams, "pooling_params.late_interaction_params", *late, nullptr, out);
     else
-      compare(*late, path + "late_interaction_params.", late_interaction_fields(*params->late_interaction_params),
-              kParams, out);
+      compare(*late, "pooling_params.late_interaction_params.",
+              late_interaction_fields(*params->late_interaction_params), kParams, out);
   }
   return out;
 }

@@ -10,8 +10,6 @@
 // values written plainly are judged: a string, a boolean, an int64 integer, a
 // list of them, an object where the field is one; null and any other spelling
 // are left to the refusal laws.
-#include <string>
-
 #include "core/json.hpp"
 #include "core/model.hpp"
 #include "core/pooling_params.hpp"
@@ -23,9 +21,10 @@ namespace poolcheck::laws {
 // `model` what the core read from it.
 Violations model_read_as_written(const Json& document, const ModelConfig& model);
 
-// `written` is a `pooling_params` member as the input wrote it, at `path`
-// ("pooling_params."); `params` what the core read from it, null when it read
-// none. Nothing is judged unless `written` is an object.
-Violations params_read_as_written(const Json& written, const PoolingParams* params, const std::string& path);
+// `written` is a `pooling_params` member as the input wrote it (an llm.score
+// call's or a verify input's: both name it so); `params` what the core read
+// from it, null when it read none. Nothing is judged unless `written` is an
+// object.
+Violations params_read_as_written(const Json& written, const PoolingParams* params);
 
 }  // namespace poolcheck::laws

@@ -982,7 +982,7 @@ TEST(ParamsReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
                      {"output_kind", "FINAL_ONLY"}};
   const auto read = params_from_object(written, "pooling_params");
   ASSERT_TRUE(read.ok()) << read.error().message;
-  EXPECT_HOLDS(params_read_as_written(written, &*read, "pooling_params."));
+  EXPECT_HOLDS(params_read_as_written(written, &*read));
   // Through both targets: an llm.score caller's params, and verify's.
   const Json call{{"data_1", "q"}, {"data_2", "d"}, {"pooling_params", {{"dimensions", 8}, {"task", "classify"}}}};
   EXPECT_HOLDS(check_request_input(dump_json(envelope("llm.score", call))).violations);
@@ -990,7 +990,7 @@ TEST(ParamsReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
   const auto fires = [&](void (*change)(PoolingParams&)) {
     PoolingParams slipped = read->clone();
     change(slipped);
-    return fired(params_read_as_written(written, &slipped, "pooling_params."), "params-read-as-written");
+    return fired(params_read_as_written(written, &slipped), "params-read-as-written");
   };
   EXPECT_TRUE(fires([](PoolingParams& p) { p.dimensions.reset(); }));
   EXPECT_TRUE(fires([](PoolingParams& p) { p.use_activation = true; }));
@@ -1003,15 +1003,15 @@ TEST(ParamsReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
   EXPECT_TRUE(fires([](PoolingParams& p) { p.late_interaction_params.reset(); }));
   EXPECT_TRUE(fires([](PoolingParams& p) { (*p.extra_kwargs)["nested"]["x"] = {1}; }));
   EXPECT_TRUE(fires([](PoolingParams& p) { p.extra_kwargs.reset(); }));
-  EXPECT_TRUE(fired(params_read_as_written(written, nullptr, "pooling_params."), "params-read-as-written"));
+  EXPECT_TRUE(fired(params_read_as_written(written, nullptr), "params-read-as-written"));
   // Coerced or null values are not judged here, nor a pooling_params that is no object.
   Json coerced = written;
   coerced["dimensions"] = "64";
   coerced["step_tag_id"] = nullptr;
   PoolingParams none = read->clone();
   none.step_tag_id.reset();
-  EXPECT_HOLDS(params_read_as_written(coerced, &none, "pooling_params."));
-  EXPECT_HOLDS(params_read_as_written(Json(nullptr), nullptr, "pooling_params."));
+  EXPECT_HOLDS(params_read_as_written(coerced, &none));
+  EXPECT_HOLDS(params_read_as_written(Json(nullptr), nullptr));
   // NaN is equal to itself in the kwargs a caller wrote (Python's JSON reads it).
   const auto nan = check_request_input(
       R"({"endpoint":"llm.score","request":{"data_1":"q","data_2":"d","pooling_params":{"extra_kwargs":{"v":NaN}}}})");
