@@ -197,6 +197,36 @@ const Json* written(const Json& body, std::string_view key) {
 }
 
 std::string shown(const std::optional<Integer>& value) { return value ? value->to_string() : "none"; }
+std::string shown(const std::optional<bool>& value) { return value ? (*value ? "true" : "false") : "none"; }
+
+// The same JSON type and value: 1.5 is not "1.5", 1e19 not the integer 10^19,
+// and NaN is NaN.
+bool same_spelling(const Json& a, const Json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_number_float() && std::isnan(a.get<double>())) return std::isnan(b.get<double>());
+  return a == b;
+}
+
+// The integer an online int field's value is taken as, where the law tells it
+// without a reader of strings: a JSON integer of any size, a boolean (0 or 1)
+// and a float that holds an integer exactly, the forms int_spellings writes
+// besides strings. nullopt for a string, which the coercion laws judge.
+std::optional<Integer> taken_integer(const Json& value) {
+  if (value.is_boolean()) return Integer(value.get<bool>() ? 1 : 0);
+  if (!value.is_number_float()) return spelled_integer(value);
+  const double d = value.get<double>();
+  if (std::trunc(d) != d || std::abs(d) >= static_cast<double>(kExactInDouble)) return std::nullopt;
+  return Integer(static_cast<std::int64_t>(d));
+}
+
+// The bool a value is taken as when it is one of bool_spellings (the same JSON
+// type and value); nullopt for any other, which the coercion laws judge.
+std::optional<bool> taken_bool(const Json& value) {
+  for (const bool b : {false, true})
+    for (const Json& spelling : bool_spellings(b))
+      if (same_spelling(spelling, value)) return b;
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -207,9 +237,14 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
     out.push_back({"fields-taken", "the body wrote " + std::string(field) + " = " + wrote +
                                        ", the accepted request holds " + holds});
   };
-  // A value that spells no JSON integer is a coerced spelling: the coercion laws' to judge.
+  // Online, pydantic's non-string spellings are read too (automatic mutant
+  // auto-fields-188-true-false-1 took use_activation "0" as true: only the
+  // sampled coercion run saw it). LLM.score's keywords are Python's, not
+  // pydantic's, so there a JSON integer alone is judged. A string spelling is
+  // the coercion laws' to judge.
+  const bool online = request.endpoint != Endpoint::LlmScore;
   const Json* truncate = written(body, "truncate_prompt_tokens");
-  const auto want_truncate = truncate ? spelled_integer(*truncate) : std::nullopt;
+  const auto want_truncate = !truncate ? std::nullopt : online ? taken_integer(*truncate) : spelled_integer(*truncate);
   if ((!truncate || want_truncate) && want_truncate != request.truncate_prompt_tokens)
     differs("truncate_prompt_tokens", shown(want_truncate), shown(request.truncate_prompt_tokens));
   const Json* side = written(body, "truncation_side");
@@ -218,7 +253,11 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
   if (want_side != request.truncation_side)
     differs("truncation_side", side ? dump_json(*side) : "none",
             request.truncation_side ? (*request.truncation_side == Side::Left ? "left" : "right") : "none");
-  if (request.endpoint == Endpoint::LlmScore) return out;
+  if (!online) return out;
+  const Json* activation = written(body, "use_activation");
+  const auto want_activation = activation ? taken_bool(*activation) : std::nullopt;
+  if ((!activation || want_activation) && want_activation != request.use_activation)
+    differs("use_activation", activation ? dump_json(*activation) : "none", shown(request.use_activation));
   const Json* padding = written(body, "padding");
   if ((padding && *padding == "max_length") != request.pad_to_max_length)
     differs("padding", padding ? dump_json(*padding) : "none",
@@ -226,7 +265,7 @@ Violations typed_fields_taken(const Json& body, const ScoringRequest& request) {
   for (const auto& [field, held] : {std::pair<std::string_view, const Integer*>{"max_tokens_per_query", &request.max_tokens_per_query},
                                     {"max_tokens_per_doc", &request.max_tokens_per_doc}}) {
     const Json* value = written(body, field);
-    const auto want = value ? spelled_integer(*value) : std::optional<Integer>(0);
+    const auto want = value ? taken_integer(*value) : std::optional<Integer>(0);
     if (want && !(*want == *held)) differs(field, want->to_string(), held->to_string());
   }
   return out;
@@ -366,18 +405,6 @@ Violations typed_values_taken(const Json& envelope, const Error& error) {
   }
   return {};
 }
-
-namespace {
-
-// The same JSON type and value: 1.5 is not "1.5", 1e19 not the integer 10^19,
-// and NaN is NaN.
-bool same_spelling(const Json& a, const Json& b) {
-  if (a.type() != b.type()) return false;
-  if (a.is_number_float() && std::isnan(a.get<double>())) return std::isnan(b.get<double>());
-  return a == b;
-}
-
-}  // namespace
 
 Violations rejected_spellings_refused(const Json& envelope, const Error* refusal) {
   const auto online = online_body(envelope);

@@ -80,10 +80,13 @@ Violations bounds_refusal(const Json& envelope, const Error& error);
 int compare_decimal(std::string_view a, std::string_view b);
 
 // The fields-taken law: an accepted request holds the values its body wrote,
-// read from the body by the law: truncate_prompt_tokens as a JSON integer and
-// truncation_side (every endpoint, LLM.score's keywords included), and online
-// padding and max_tokens_per_* (absent or null: their defaults). The other
-// laws read the typed request the core built, so a parse that drops one of
+// read from the body by the law: truncate_prompt_tokens and truncation_side
+// (every endpoint, LLM.score's keywords included), and online padding,
+// use_activation and max_tokens_per_* (absent or null: their defaults). An
+// int field is read from a JSON integer (online also from a boolean and an
+// integral float), use_activation from one of bool_spellings; a string
+// spelling of an int is left to the coercion laws. The other laws read the
+// typed request the core built, so a parse that drops or misreads one of
 // these fields leaves them blind (automatic mutant
 // auto-request-279-delete-statement-1 dropped LLM.score's truncation_side).
 Violations typed_fields_taken(const Json& body, const ScoringRequest& request);

@@ -1262,8 +1262,47 @@ TEST(TypedFieldsTaken, HoldsOnTheCoresParseAndFiresOnADroppedOrChangedField) {
     drop(wrong);
     EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken");
   }
-  // A coerced spelling of a limit is the coercion laws' to judge.
+  // A string spelling of a limit is the coercion laws' to judge.
   EXPECT_HOLDS(typed_fields_taken(Json{{"max_tokens_per_doc", "3"}}, ScoringRequest{}));
+}
+
+TEST(TypedFieldsTaken, ReadsPydanticsSpellingsOfBooleansAndOfIntegersBesidesStrings) {
+  // Each spelling, as the core parses it, holds; the value read otherwise fires.
+  for (const bool value : {false, true}) {
+    for (const Json& spelling : bool_spellings(value)) {
+      const Json body{{"queries", "q"}, {"documents", "d"}, {"use_activation", spelling}};
+      const auto parsed = parse_online_request(body, Endpoint::Score);
+      ASSERT_TRUE(parsed.ok()) << dump_json(spelling);
+      EXPECT_HOLDS(typed_fields_taken(body, *parsed));
+      ScoringRequest wrong = *parsed;
+      wrong.use_activation = !value;  // auto-fields-188-true-false-1 read "0" as true
+      EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken") << dump_json(spelling);
+      wrong.use_activation.reset();
+      EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken") << dump_json(spelling);
+    }
+  }
+  for (const Json& spelling : {Json(true), Json(3.0), Json(-0.0)}) {
+    const Json body{{"queries", "q"}, {"documents", "d"}, {"truncate_prompt_tokens", spelling},
+                    {"max_tokens_per_query", spelling}};
+    const auto parsed = parse_online_request(body, Endpoint::Score);
+    ASSERT_TRUE(parsed.ok()) << dump_json(spelling);
+    EXPECT_HOLDS(typed_fields_taken(body, *parsed));
+    ScoringRequest wrong = *parsed;
+    wrong.truncate_prompt_tokens = Integer(*wrong.truncate_prompt_tokens->to_int64() + 1);
+    EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken") << dump_json(spelling);
+    wrong = *parsed;
+    wrong.max_tokens_per_query = Integer(*wrong.max_tokens_per_query.to_int64() + 1);
+    EXPECT_FIRES(typed_fields_taken(body, wrong), "fields-taken") << dump_json(spelling);
+  }
+  // Absent or null: no activation asked for; a spelling outside the list is not judged.
+  EXPECT_FIRES(typed_fields_taken(Json{{"use_activation", nullptr}}, [] {
+                 ScoringRequest r;
+                 r.use_activation = false;
+                 return r;
+               }()),
+               "fields-taken");
+  EXPECT_HOLDS(typed_fields_taken(Json{{"use_activation", "oFf"}}, ScoringRequest{}));
+  EXPECT_HOLDS(typed_fields_taken(Json{{"truncate_prompt_tokens", 2.5}}, ScoringRequest{}));
 }
 
 TEST(BoundsKept, NoFalseAlarmThroughTheRequestCheck) {
