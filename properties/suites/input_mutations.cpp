@@ -139,15 +139,23 @@ bool defect(Json& envelope, std::string& what) {
   return true;
 }
 
+// The typed fields of the envelope's online endpoint (none for LLM.score),
+// the booleans alone when `bools_only`.
+std::vector<const laws::TypedField*> online_typed_fields(const Json& envelope, bool bools_only) {
+  const std::string endpoint = endpoint_of(envelope);
+  std::vector<const laws::TypedField*> fields;
+  if (endpoint != "score" && endpoint != "rerank") return fields;
+  for (const auto& field : laws::typed_fields())
+    if (field.applies_to(endpoint == "rerank") && (field.is_bool || !bools_only)) fields.push_back(&field);
+  return fields;
+}
+
 // One typed field in a spelling pydantic rejects (laws::rejected_int_spellings,
 // rejected_bool_spellings), for the spellings-refused law: the defect
 // catalogue holds them too, but draws one among all its defects.
 bool rejected_spelling(Json& envelope, std::string& what) {
-  const std::string endpoint = endpoint_of(envelope);
-  if (endpoint != "score" && endpoint != "rerank") return false;
-  std::vector<const laws::TypedField*> fields;
-  for (const auto& field : laws::typed_fields())
-    if (field.applies_to(endpoint == "rerank")) fields.push_back(&field);
+  const auto fields = online_typed_fields(envelope, false);
+  if (fields.empty()) return false;
   const laws::TypedField& field = **rc::gen::elementOf(fields);
   const auto& spellings = field.is_bool ? laws::rejected_bool_spellings() : laws::rejected_int_spellings();
   const Json& value = (*rc::gen::elementOf(spellings)).value;
@@ -156,8 +164,24 @@ bool rejected_spelling(Json& envelope, std::string& what) {
   return true;
 }
 
+// A boolean field in a spelling pydantic takes, written whether or not the
+// input held the field: the respelling below changes only a field the input
+// already holds as a plain JSON boolean, which few inputs do, so a slip in
+// reading one spelling (automatic mutant auto-fields-188-true-false-1 took
+// "0" as true) was met once in tens of thousands of executions.
+bool taken_bool_spelling(Json& envelope, std::string& what) {
+  const auto fields = online_typed_fields(envelope, true);
+  if (fields.empty()) return false;
+  const laws::TypedField& field = **rc::gen::elementOf(fields);
+  const Json value = *rc::gen::elementOf(laws::bool_spellings(*rc::gen::arbitrary<bool>()));
+  request_body(envelope)[std::string(field.name)] = value;
+  what = "taken spelling: " + std::string(field.name) + " = " + input_json(value);
+  return true;
+}
+
 bool respell(Json& envelope, std::string& what) {
   if (chance(25)) return rejected_spelling(envelope, what);
+  if (chance(25)) return taken_bool_spelling(envelope, what);
   auto respelled = laws::respell_one_field(envelope, *rc::gen::arbitrary<std::uint64_t>());
   if (!respelled) return false;
   envelope = std::move(respelled->envelope);
