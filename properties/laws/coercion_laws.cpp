@@ -222,8 +222,10 @@ std::optional<Integer> taken_integer(const Json& value) {
 // The bool a value is taken as when it is one of bool_spellings (the same JSON
 // type and value); nullopt for any other, which the coercion laws judge.
 std::optional<bool> taken_bool(const Json& value) {
+  // Made once: the law reads every input that writes the field.
+  static const std::vector<Json> kSpellings[] = {bool_spellings(false), bool_spellings(true)};
   for (const bool b : {false, true})
-    for (const Json& spelling : bool_spellings(b))
+    for (const Json& spelling : kSpellings[b])
       if (same_spelling(spelling, value)) return b;
   return std::nullopt;
 }
