@@ -20,6 +20,7 @@
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
+#include "properties/laws/key_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
@@ -260,6 +261,7 @@ bool prints_outcome(bool full, const Result<Json>& document) {
 // bound, at an edge no such text reaches.
 Violations door_laws(std::string_view bytes, const Result<Json>& document) {
   Violations out = nesting_limit_exact(bytes, document);
+  append(out, keys_once(document));
   append(out, utf8_refusal_exact(bytes, document));
   append(out, escape_refusal_exact(bytes, document));
   append(out, input_size_bound());

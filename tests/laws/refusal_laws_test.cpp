@@ -21,6 +21,7 @@
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
+#include "properties/laws/key_laws.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
@@ -60,6 +61,36 @@ TEST(NestingLimit, HoldsOnTheDoorAndFiresOnEachSideOfTheLimit) {
   EXPECT_FIRES(nesting_limit_exact(past, let_through), "nesting-limit");
   // Other refusals are not the law's.
   EXPECT_HOLDS(nesting_limit_exact("[", parse_bounded_json("[")));
+}
+
+// An object of `members` keys k0, k1, ... with `key` appended once more, as a
+// door that misses the repeat would hold it.
+Json with_key_twice(const std::string& key, int members) {
+  Json object = Json::object();
+  for (int i = 0; i < members; ++i) object["k" + std::to_string(i)] = i;
+  static_cast<Json::object_t::Container&>(object.get_ref<Json::object_t&>()).emplace_back(key, -1);
+  return object;
+}
+
+TEST(KeysOnce, HoldsOnTheDoorAndFiresOnAKeyHeldTwice) {
+  // The door folds each repeat, in small objects and in wide ones, at any depth.
+  std::string wide = R"({"k0": 0)";
+  for (int i = 1; i < 20; ++i) wide += ", \"k" + std::to_string(i) + "\": " + std::to_string(i);
+  wide += R"(, "k3": "last"})";
+  for (const std::string& text : {std::string(R"({"a": 1, "b": 2, "a": 3})"), std::string(R"([{"x": {"a": 1, "a": 2}}])"),
+                                 wide, std::string("[1, 2]"), std::string("{")}) {
+    EXPECT_HOLDS(keys_once(parse_bounded_json(text))) << text;
+  }
+  for (const int members : {1, 3, 15, 16, 20}) {
+    EXPECT_FIRES(keys_once(Result<Json>(with_key_twice("k0", members))), "keys-once") << members;
+    EXPECT_HOLDS(keys_once(Result<Json>(with_key_twice("new", members)))) << members;
+  }
+  Json nested = Json::array({1, Json::object()});
+  nested[1]["inner"] = with_key_twice("k1", 4);
+  const auto found = keys_once(Result<Json>(nested));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].description.find("$[1].inner"), std::string::npos) << found[0].description;
+  EXPECT_NE(found[0].description.find("\"k1\""), std::string::npos) << found[0].description;
 }
 
 TEST(NestingLimit, CountsContainersAsWritten) {

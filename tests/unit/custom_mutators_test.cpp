@@ -250,17 +250,23 @@ TEST(RequestMutations, NestingReachesExactlyTheLimitOrOnePast) {
   EXPECT_EQ(depths, (std::set<int>{poolcheck::kMaxNestingDepth, poolcheck::kMaxNestingDepth + 1}));
 }
 
-TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
+// Below 16 keys the parser finds a repeat by a linear search, from 16 on by a
+// hash index: the mutation writes both (auto-json-input-70-relational-2 broke
+// the first, json-duplicate-key-index the second).
+TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInSmallAndWideObjects) {
   const auto draws = draws_named(kEnvelope, "repeated key");
   EXPECT_FALSE(draws.empty());
+  std::size_t wide = 0;
   for (const auto& draw : draws) {
     const auto key = draw.what.substr(draw.what.find('\'') + 1);
     const std::string quoted = "\"" + key.substr(0, key.find('\'')) + "\":";
     const auto first = draw.bytes.find(quoted);
     ASSERT_NE(first, std::string::npos) << draw.bytes;
     EXPECT_NE(draw.bytes.find(quoted, first + 1), std::string::npos) << draw.bytes;
-    EXPECT_NE(draw.bytes.find("x-filler-"), std::string::npos);
+    wide += draw.bytes.find("x-filler-") != std::string::npos;
   }
+  EXPECT_GT(wide, 0u);
+  EXPECT_LT(wide, draws.size());
 }
 
 // An LLM.score call without extra_kwargs: the mutation makes the caller's
@@ -268,7 +274,7 @@ TEST(RequestMutations, RepeatedKeyIsWrittenTwiceInAWideObject) {
 // wire (json-duplicate-key-index shows there, and few seeds hold one).
 TEST(RequestMutations, RepeatedKeyWidensTheCallersExtras) {
   const std::string call = R"({"endpoint":"llm.score","request":{"data_1":"a cat","data_2":["the mat"]}})";
-  std::size_t in_extras = 0;
+  std::size_t in_extras = 0, widened = 0;
   const auto draws = draws_named(call, "repeated key");
   for (const auto& draw : draws) {
     const auto parsed = poolcheck::parse_bounded_json(draw.bytes);
@@ -276,9 +282,12 @@ TEST(RequestMutations, RepeatedKeyWidensTheCallersExtras) {
     const Json* params = &(*parsed)["request"];
     if (!params->contains("pooling_params")) continue;
     params = &(*params)["pooling_params"];
-    in_extras += params->contains("extra_kwargs") && (*params)["extra_kwargs"].size() >= 17;
+    if (!params->contains("extra_kwargs")) continue;
+    ++in_extras;
+    widened += (*params)["extra_kwargs"].size() >= 17;
   }
-  EXPECT_GT(in_extras * 3, draws.size()) << "about half the draws widen the extras";
+  EXPECT_GT(in_extras * 3, draws.size()) << "about half the draws take the extras";
+  EXPECT_GT(widened, 0u) << "half of those widen them";
 }
 
 TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
