@@ -156,6 +156,8 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, rejected_spellings_refused(document, nullptr));
   append(result.violations, model_read_as_written(document, envelope->model));
+  if (envelope->request.endpoint != Endpoint::LlmScore)
+    append(result.violations, model_name_rule(body, envelope->model, refusal ? &*refusal : nullptr));
   if (envelope->request.endpoint == Endpoint::LlmScore) append(result.violations, caller_params_read(body, caller_before));
   append(result.violations, cache_salt_rules(document, nullptr));
   append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "core/json_equality.hpp"
 #include "core/output_json.hpp"
@@ -146,6 +147,23 @@ Violations params_read_as_written(const Json& written, const PoolingParams* para
               late_interaction_fields(*params->late_interaction_params), kParams, out);
   }
   return out;
+}
+
+Violations model_name_rule(const Json& body, const ModelConfig& model, const Error* refusal) {
+  constexpr std::string_view kLaw = "model-name";
+  const auto given = body.is_object() ? body.find("model") : body.end();
+  const std::string* named = given != body.end() && given->is_string() ? &given->get_ref<const std::string&>() : nullptr;
+  const bool not_found = refusal != nullptr && refusal->code == 404;
+  if (named == nullptr || *named == model.name) {
+    if (!not_found) return {};
+    return {{std::string(kLaw), "the body names " + (named ? "the served model '" + model.name + "'" : std::string("no model")) +
+                                    ", but it was refused with the 404: " + refusal->message}};
+  }
+  const std::string want = "The model `" + *named + "` does not exist.";
+  if (not_found && refusal->message == want) return {};
+  return {{std::string(kLaw), "the body names the model '" + *named + "', not the served '" + model.name + "', but " +
+                                  (refusal ? "it was refused with '" + refusal->message + "'" : std::string("it was accepted")) +
+                                  "; expected the 404 '" + want + "'"}};
 }
 
 }  // namespace poolcheck::laws

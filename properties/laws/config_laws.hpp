@@ -27,4 +27,17 @@ Violations model_read_as_written(const Json& document, const ModelConfig& model)
 // object.
 Violations params_read_as_written(const Json& written, const PoolingParams* params);
 
+// Law "model-name" (spec 1, 10.2): an online body that names a model other
+// than the one served, as a string (null means absent), is refused with the
+// one 404, ``The model `<name>` does not exist.``, first of the checks after
+// the body is read; a body that names none, or the served one, never gets that
+// 404. `body` is the request as written, `model` the served model as read (the
+// law above judges that reading), `refusal` the run's error after the body was
+// read, or null when the request was accepted. Without it, a check that took
+// the right name for the wrong one or was skipped online (automatic mutants
+// auto-preprocess-16-equality-1, auto-preprocess-158-equality-1) went
+// unseen: the 404 is a message the error laws allow, and an accepted wrong
+// name is a run like any other.
+Violations model_name_rule(const Json& body, const ModelConfig& model, const Error* refusal);
+
 }  // namespace poolcheck::laws

@@ -257,7 +257,8 @@ Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& 
   std::smatch m;
   if (!std::regex_match(message, m, kRefusal)) return {};
   const Json* value = at_wire_path(raw, m[1].str());
-  if (value == nullptr) return {};
+  if (value == nullptr)
+    return {{"type-refusals-due", "'" + message + "', but the wire array holds no value at " + m[1].str()}};
   bool due = true;
   if (m[3].matched) {
     const std::string kind = m[3].str();

@@ -62,8 +62,9 @@ Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decode
 // `object`) names a value at that path that is not one, and `<$path>: Input
 // should be 'a' or 'b'` a value that is none of the options. No law judged a
 // wire refusal's path (automatic mutant auto-wire-88-int-literal-4 blamed a
-// late-interaction key's refusal on the mode before it). Paths that lead to no
-// value are not judged.
+// late-interaction key's refusal on the mode before it). A path that leads to
+// no value fires too: a type refusal is about a value that is there
+// (auto-wire-85-int-literal-4 put a mode's refusal at $[7][2^64 - 1]).
 Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& decoded);
 
 }  // namespace poolcheck::laws

@@ -955,6 +955,36 @@ TEST(RejectedSpellingsRefused, HoldsOnTheCoresAnswersAndFiresOnASpellingTakenOrM
   EXPECT_HOLDS(rejected_spellings_refused(envelope("score", Json{{"queries", "q"}, {"documents", {"d"}}, {"top_n", "+-5"}}), nullptr));
 }
 
+TEST(ModelName, TheOne404IsForAnotherNameAndOnlyForIt) {
+  ModelConfig model;
+  model.name = "served";
+  const Error other_400 = Error::bad_request("truncate_prompt_tokens value is greater than max_model_len.");
+  const Error not_found_other = Error::not_found("The model `other` does not exist.", "model");
+  const Error not_found_served = Error::not_found("The model `served` does not exist.", "model");
+  const Json none = Json::object(), null_name{{"model", nullptr}}, served{{"model", "served"}}, other{{"model", "other"}};
+  for (const Json* body : {&none, &null_name, &served}) {
+    EXPECT_HOLDS(model_name_rule(*body, model, nullptr)) << dump_json(*body);
+    EXPECT_HOLDS(model_name_rule(*body, model, &other_400)) << dump_json(*body);
+    EXPECT_FIRES(model_name_rule(*body, model, &not_found_served), "model-name") << dump_json(*body);
+  }
+  EXPECT_HOLDS(model_name_rule(other, model, &not_found_other));
+  EXPECT_FIRES(model_name_rule(other, model, nullptr), "model-name");  // auto-preprocess-158-equality-1
+  EXPECT_FIRES(model_name_rule(other, model, &other_400), "model-name");
+  EXPECT_FIRES(model_name_rule(other, model, &not_found_served), "model-name");
+  // Through the check: the core's own 404, and its acceptance of the served name.
+  for (const std::string name : {"other", ""}) {
+    const Json envelope{{"endpoint", "score"}, {"request", {{"queries", "q"}, {"documents", "d"}, {"model", name}}}};
+    const auto result = check_request_input(dump_json(envelope));
+    EXPECT_FALSE(result.accepted) << name;
+    EXPECT_TRUE(result.violations.empty()) << name << ": " << result.violations.front().description;
+  }
+  const Json envelope{{"endpoint", "rerank"},
+                      {"request", {{"query", "q"}, {"documents", {"d"}}, {"model", ModelConfig().name}}}};
+  const auto result = check_request_input(dump_json(envelope));
+  EXPECT_TRUE(result.accepted);
+  EXPECT_TRUE(result.violations.empty()) << result.violations.front().description;
+}
+
 TEST(ModelReadAsWritten, HoldsOnTheCoresReadingAndFiresOnAFieldReadOtherwise) {
   const Json model{{"name", "m\xc2\xa0"},
                    {"architecture", "XLMRobertaForSequenceClassification"},
@@ -1084,7 +1114,12 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
   EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][0]: Input should be 'cache_query' or 'score_doc'")),
                "type-refusals-due");
   EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][0]: Input should be 'cache_query'")));
-  EXPECT_HOLDS(wire_type_refusals_due(late, refused("$[7][7]: Input should be a valid string")));  // no value there
+  // A type refusal is about a value that is there (auto-wire-85-int-literal-4: the mode's refusal at [2^64 - 1]).
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][7]: Input should be a valid string")), "type-refusals-due");
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][18446744073709551615]: Input should be 'cache_query' or "
+                                                    "'score_doc'")),
+               "type-refusals-due");
+  EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][0][0]: Input should be a valid string")), "type-refusals-due");
 }
 
 TEST(SidesReadAsWritten, HoldsOnTheCoresReadingAndFiresOnASideReadOtherwise) {
