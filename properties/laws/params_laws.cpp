@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstdint>
 #include <regex>
 #include <string>
 #include <utility>
@@ -246,6 +247,13 @@ const Json* at_wire_path(const Json& raw, const std::string& path) {
   return value;
 }
 
+// An integer the wire's int fields take: MessagePack's unsigned ints past
+// int64 are integers too, but no field holds one.
+bool is_int64(const Json& value) {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>() <= std::uint64_t{INT64_MAX};
+  return value.is_number_integer();
+}
+
 }  // namespace
 
 Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& decoded) {
@@ -253,7 +261,8 @@ Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& 
   const std::string& message = decoded.error().message;
   // Most refusals are of other kinds: a substring test spares them the regex (the hot path).
   if (message.rfind("$", 0) != 0 || message.find(": Input should be ") == std::string::npos) return {};
-  static const std::regex kRefusal(R"(^(\$(?:\[\d+\])*): Input should be (a valid (string|list|object)|'.*')$)");
+  static const std::regex kRefusal(
+      R"(^(\$(?:\[\d+\])*): Input should be (a valid (string|list|object|integer|boolean)|'.*')$)");
   std::smatch m;
   if (!std::regex_match(message, m, kRefusal)) return {};
   const Json* value = at_wire_path(raw, m[1].str());
@@ -262,7 +271,11 @@ Violations wire_type_refusals_due(const Json& raw, const Result<PoolingParams>& 
   bool due = true;
   if (m[3].matched) {
     const std::string kind = m[3].str();
-    due = kind == "string" ? !value->is_string() : kind == "list" ? !value->is_array() : !value->is_object();
+    due = kind == "string"    ? !value->is_string()
+          : kind == "list"    ? !value->is_array()
+          : kind == "object"  ? !value->is_object()
+          : kind == "boolean" ? !value->is_boolean()
+                              : !is_int64(*value);
   } else if (value->is_string()) {
     static const std::regex kOption("'([^']*)'");
     const std::string options = m[2].str();

@@ -59,8 +59,10 @@ Violations wire_lengths_due(const Json& raw, const Result<PoolingParams>& decode
 
 // Law "type-refusals-due" at the wire door (error_laws.hpp has it for the
 // envelope): a refusal `<$path>: Input should be a valid string` (`list`,
-// `object`) names a value at that path that is not one, and `<$path>: Input
-// should be 'a' or 'b'` a value that is none of the options. No law judged a
+// `object`, `boolean`; `integer`: an int64) names a value at that path that
+// is not one, and `<$path>: Input should be 'a' or 'b'` a value that is none
+// of the options (auto-wire-91-int-literal-4 read a late-interaction
+// query_uses from the key before it, and refused every three-item form). No law judged a
 // wire refusal's path (automatic mutant auto-wire-88-int-literal-4 blamed a
 // late-interaction key's refusal on the mode before it). A path that leads to
 // no value fires too: a type refusal is about a value that is there

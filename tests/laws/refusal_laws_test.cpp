@@ -1084,7 +1084,9 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
   const Json ten = Json::array({nullptr, nullptr, nullptr, nullptr, nullptr, false, nullptr, nullptr, nullptr, 2});
   // Each field in turn, and each item of late_interaction_params, of each kind.
   std::vector<Json> arrays{ten, Json("x"), Json::object()};
-  const std::vector<Json> kinds{Json(5), Json("x"), Json::array(), Json::object(), Json(true), Json("score_doc")};
+  const std::vector<Json> kinds{Json(5),      Json("x"),         Json::array(),
+                                Json::object(), Json(true),     Json("score_doc"),
+                                Json(2.5),    Json(std::uint64_t{1} << 63), Json(std::int64_t{-1} << 63)};
   for (std::size_t i = 0; i < 10; ++i)
     for (const Json& kind : kinds) {
       Json raw = ten;
@@ -1120,6 +1122,16 @@ TEST(WireTypeRefusalsDue, HoldOnTheDecodersAnswersAndFireOnAPathJudgedWrongly) {
                                                     "'score_doc'")),
                "type-refusals-due");
   EXPECT_FIRES(wire_type_refusals_due(late, refused("$[7][0][0]: Input should be a valid string")), "type-refusals-due");
+  // Integers (int64 only) and booleans (auto-wire-91-int-literal-4 refused query_uses 5 as no integer).
+  Json three = ten;
+  three[7] = Json::array({"score_doc", "k", 5});
+  three[5] = true;
+  three[1] = Json(std::uint64_t{1} << 63);
+  EXPECT_FIRES(wire_type_refusals_due(three, refused("$[7][2]: Input should be a valid integer")), "type-refusals-due");
+  EXPECT_HOLDS(wire_type_refusals_due(three, refused("$[7][1]: Input should be a valid integer")));
+  EXPECT_HOLDS(wire_type_refusals_due(three, refused("$[1]: Input should be a valid integer")));  // past int64
+  EXPECT_FIRES(wire_type_refusals_due(three, refused("$[5]: Input should be a valid boolean")), "type-refusals-due");
+  EXPECT_HOLDS(wire_type_refusals_due(three, refused("$[7][2]: Input should be a valid boolean")));
 }
 
 TEST(SidesReadAsWritten, HoldsOnTheCoresReadingAndFiresOnASideReadOtherwise) {
