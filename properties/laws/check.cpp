@@ -18,9 +18,9 @@
 #include "properties/laws/error_laws.hpp"
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
+#include "properties/laws/key_laws.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
-#include "properties/laws/key_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
 #include "properties/laws/params_laws.hpp"
 #include "properties/laws/rendered_laws.hpp"
@@ -156,9 +156,10 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
   append(result.violations, typed_fields_taken(body, envelope->request));
   append(result.violations, rejected_spellings_refused(document, nullptr));
   append(result.violations, model_read_as_written(document, envelope->model));
-  if (envelope->request.endpoint != Endpoint::LlmScore)
+  if (envelope->request.endpoint == Endpoint::LlmScore)
+    append(result.violations, caller_params_read(body, caller_before));
+  else
     append(result.violations, model_name_rule(body, envelope->model, refusal ? &*refusal : nullptr));
-  if (envelope->request.endpoint == Endpoint::LlmScore) append(result.violations, caller_params_read(body, caller_before));
   append(result.violations, cache_salt_rules(document, nullptr));
   append(result.violations, task_overwrite_refusal(caller_before ? &*caller_before : nullptr, refusal ? &*refusal : nullptr));
   if (!refusal && envelope->request.endpoint != Endpoint::LlmScore)
