@@ -287,7 +287,7 @@ TEST(RequestMutations, RepeatedKeyWidensTheCallersExtras) {
     widened += (*params)["extra_kwargs"].size() >= 17;
   }
   EXPECT_GT(in_extras * 3, draws.size()) << "about half the draws take the extras";
-  EXPECT_GT(widened, 0u) << "half of those widen them";
+  EXPECT_GT(widened * 6, draws.size()) << "about a quarter: half the draws take the extras, half of those widen them";
 }
 
 TEST(RequestMutations, TruncationLandsNearTheTokenCount) {
