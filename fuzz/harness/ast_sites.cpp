@@ -15,6 +15,8 @@ constexpr std::pair<Operator, std::string_view> kNames[] = {
     {Operator::Logical, "logical"},             {Operator::DropNot, "drop-not"},
     {Operator::IntegerLiteral, "int-literal"},  {Operator::PlusMinus, "plus-minus"},
     {Operator::TrueFalse, "true-false"},        {Operator::DeleteStatement, "delete-statement"},
+    {Operator::Arithmetic, "arithmetic"},       {Operator::Bitwise, "bitwise"},
+    {Operator::CompoundAssign, "compound-assign"}, {Operator::Increment, "increment"},
 };
 
 bool is_one_of(std::string_view text, std::initializer_list<std::string_view> options) {
@@ -26,7 +28,11 @@ std::optional<Operator> binary_family(std::string_view spelling, bool integer_op
   if (is_one_of(spelling, {"<", "<=", ">", ">="})) return Operator::Relational;
   if (is_one_of(spelling, {"==", "!="})) return Operator::Equality;
   if (is_one_of(spelling, {"&&", "||"})) return Operator::Logical;
-  if (integer_operands && is_one_of(spelling, {"+", "-"})) return Operator::PlusMinus;
+  if (!integer_operands) return std::nullopt;  // string +, stream <<, set operations: not arithmetic
+  if (is_one_of(spelling, {"+", "-"})) return Operator::PlusMinus;
+  if (is_one_of(spelling, {"*", "/", "%"})) return Operator::Arithmetic;
+  if (is_one_of(spelling, {"&", "|", "^", "<<", ">>"})) return Operator::Bitwise;
+  if (is_one_of(spelling, {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})) return Operator::CompoundAssign;
   return std::nullopt;
 }
 
@@ -169,6 +175,7 @@ class SiteScanner : public nlohmann::json_sax<nlohmann::json> {
   void find_sites(const NodeFrame& node, const Summary& summary);
   void binary_site(const NodeFrame& node);
   void operator_call_site(const NodeFrame& node);
+  void increment_site(const Span& span, std::string_view opcode);
   void statement_site(const Summary& summary);
   void tag_error_propagation(const NodeFrame& node);
   void add(Operator op, std::size_t offset, std::size_t length) {
@@ -300,7 +307,7 @@ Summary SiteScanner::summarise(const NodeFrame& node) const {
 }
 
 void SiteScanner::find_sites(const NodeFrame& node, const Summary& summary) {
-  if (node.kind == "BinaryOperator") binary_site(node);
+  if (node.kind == "BinaryOperator" || node.kind == "CompoundAssignOperator") binary_site(node);
   if (node.kind == "CXXOperatorCallExpr") operator_call_site(node);
   if (node.kind == "IfStmt") tag_error_propagation(node);
   if (summary.span.in_file) {
@@ -311,6 +318,7 @@ void SiteScanner::find_sites(const NodeFrame& node, const Summary& summary) {
       add(Operator::IntegerLiteral, summary.span.begin, token.size());
     if (node.kind == "CXXBoolLiteralExpr" && (token == "true" || token == "false"))
       add(Operator::TrueFalse, summary.span.begin, token.size());
+    if (node.kind == "UnaryOperator" && is_one_of(node.opcode, {"++", "--"})) increment_site(summary.span, node.opcode);
   }
   if (!nodes_.empty() && nodes_.back().kind == "CompoundStmt") statement_site(summary);
 }
@@ -338,6 +346,14 @@ void SiteScanner::operator_call_site(const NodeFrame& node) {
   const Span& callee = node.children[0].span;
   const std::string_view token = text(callee);
   if (const auto family = binary_family(token, false)) add(*family, callee.begin, token.size());
+}
+
+// A built-in `++` or `--` is spelled at the start of its expression (prefix)
+// or at its end (postfix).
+void SiteScanner::increment_site(const Span& span, std::string_view opcode) {
+  if (span.end - span.begin < 3) return;
+  if (text({span.begin, span.begin + 2, true}) == opcode) add(Operator::Increment, span.begin, 2);
+  else if (text({span.end - 2, span.end, true}) == opcode) add(Operator::Increment, span.end - 2, 2);
 }
 
 // A statement of a block that assigns or inserts into / erases from a

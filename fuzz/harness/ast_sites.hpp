@@ -29,11 +29,16 @@ enum class Operator {
   PlusMinus,        // binary + with - on integers
   TrueFalse,        // true with false
   DeleteStatement,  // an assignment or a container insert/erase/push_back/emplace_back deleted
+  Arithmetic,       // * / % on integers: * with /, % to /
+  Bitwise,          // & | ^ << >> on integers: & with |, ^ to |, << with >>
+  CompoundAssign,   // += with -=, *= with /=, &= with |=, <<= with >>=, ^= to |= (built-in, on integers)
+  Increment,        // ++ with -- (built-in)
 };
 
-inline constexpr Operator kAllOperators[] = {Operator::Relational,     Operator::Equality,  Operator::Logical,
-                                             Operator::DropNot,        Operator::IntegerLiteral,
-                                             Operator::PlusMinus,      Operator::TrueFalse, Operator::DeleteStatement};
+inline constexpr Operator kAllOperators[] = {
+    Operator::Relational, Operator::Equality,        Operator::Logical,    Operator::DropNot,
+    Operator::IntegerLiteral, Operator::PlusMinus,   Operator::TrueFalse,  Operator::DeleteStatement,
+    Operator::Arithmetic, Operator::Bitwise,         Operator::CompoundAssign, Operator::Increment};
 
 // The name --operator takes and ids carry: "relational", "drop-not", ...
 std::string_view operator_name(Operator op);

@@ -90,6 +90,18 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
+// The operator an arithmetic, bitwise, compound-assignment or increment token
+// becomes: its inverse where it has one, else its nearest neighbour.
+std::string_view swapped_operator(std::string_view token) {
+  static constexpr std::pair<std::string_view, std::string_view> kSwaps[] = {
+      {"*", "/"},   {"/", "*"},   {"%", "/"},   {"&", "|"},     {"|", "&"},     {"^", "|"},   {"<<", ">>"},
+      {">>", "<<"}, {"+=", "-="}, {"-=", "+="}, {"*=", "/="},   {"/=", "*="},   {"&=", "|="}, {"|=", "&="},
+      {"^=", "|="}, {"<<=", ">>="}, {">>=", "<<="}, {"%=", "/="}, {"++", "--"}, {"--", "++"}};
+  for (const auto& [from, to] : kSwaps)
+    if (from == token) return to;
+  return {};
+}
+
 std::vector<Edit> edits_of(const Site& site, std::string_view source) {
   const std::string_view token = source.substr(site.offset, site.length);
   switch (site.op) {
@@ -105,6 +117,13 @@ std::vector<Edit> edits_of(const Site& site, std::string_view source) {
     case Operator::DropNot: return {{"", "`!` dropped"}};
     case Operator::IntegerLiteral: return literal_edits(token, site.offset > 0 ? source[site.offset - 1] : ' ');
     case Operator::DeleteStatement: return {{"", in_backticks(one_line(token)) + " deleted"}};
+    case Operator::Arithmetic:
+    case Operator::Bitwise:
+    case Operator::CompoundAssign:
+    case Operator::Increment: {
+      const auto to = swapped_operator(token);
+      return to.empty() ? std::vector<Edit>{} : std::vector<Edit>{swap_to(token, to)};
+    }
   }
   return {};
 }

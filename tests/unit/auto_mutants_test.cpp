@@ -39,6 +39,13 @@ constexpr std::string_view kFixture =
     "  if (!r) return r.error();\n"                                   // 20: error propagation
     "  return 0;\n"                                                   // 21: 0
     "}\n"
+    "unsigned mix(unsigned x, std::string& s) {\n"
+    "  x <<= x % 3u;\n"                                               // 24: deletable; <<=, %, 3u
+    "  x = (x & 1u) | (x >> 2);\n"                                     // 25: deletable; &, |, >>, 1u, 2
+    "  s += \"a\";\n"                                                 // 26: deletable, but a string's += is no arithmetic
+    "  for (int i = 0; i < 2; i++) --x;\n"                             // 27: 0, <, 2, postfix ++, prefix --
+    "  return x * 2u;\n"                                              // 28: *, 2u
+    "}\n"
     "}  // namespace poolcheck\n";
 
 std::string describe(const Site& site, std::string_view source) {
@@ -77,6 +84,24 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
       "17 int-literal `0`",
       "20 drop-not `!` (ep)",
       "21 int-literal `0`",
+      "24 delete-statement `x <<= x % 3u;`",
+      "24 compound-assign `<<=`",
+      "24 arithmetic `%`",
+      "24 int-literal `3u`",
+      "25 delete-statement `x = (x & 1u) | (x >> 2);`",
+      "25 bitwise `&`",
+      "25 int-literal `1u`",
+      "25 bitwise `|`",
+      "25 bitwise `>>`",
+      "25 int-literal `2`",
+      "26 delete-statement `s += \"a\";`",
+      "27 int-literal `0`",
+      "27 relational `<`",
+      "27 int-literal `2`",
+      "27 increment `++`",
+      "27 increment `--`",
+      "28 arithmetic `*`",
+      "28 int-literal `2u`",
   };
   EXPECT_EQ(found, expected);
 }
@@ -149,6 +174,22 @@ TEST(AutoMutants, LiteralsStepBothWaysKeepingTheirSpelling) {
   const std::vector<std::string> expected = {"int a = 0x20;\n", "int a = 0x1e;\n", "unsigned b = 1u;\n",
                                              "int c = x-1;\n", "int c = x- -1;\n"};
   EXPECT_EQ(replaced, expected);  // 0u has no -1; x-0 does not become the decrement x--1
+}
+
+TEST(AutoMutants, ArithmeticBitwiseAssignmentAndIncrementSwapToTheirInverse) {
+  const std::string source = "a * b;\na % b;\na ^ b;\na << b;\na >>= b;\na %= b;\ni--;\n";
+  const std::vector<Site> sites = {{Operator::Arithmetic, source.find('*'), 1, false},
+                                   {Operator::Arithmetic, source.find('%'), 1, false},
+                                   {Operator::Bitwise, source.find('^'), 1, false},
+                                   {Operator::Bitwise, source.find("<<"), 2, false},
+                                   {Operator::CompoundAssign, source.find(">>="), 3, false},
+                                   {Operator::CompoundAssign, source.find("%="), 2, false},
+                                   {Operator::Increment, source.find("--"), 2, false}};
+  std::vector<std::string> replaced;
+  for (const auto& m : mutants_of_file("core/x.cpp", source, sites)) replaced.push_back(m.mutant.replace);
+  const std::vector<std::string> expected = {"a / b;\n", "a / b;\n",   "a | b;\n", "a >> b;\n",
+                                             "a <<= b;\n", "a /= b;\n", "i++;\n"};
+  EXPECT_EQ(replaced, expected);
 }
 
 TEST(WholeLineChange, WidensUntilTheFindTextIsUnique) {
