@@ -101,8 +101,20 @@ Violations verify_rejection_blames_request(const PoolingParams& params, const Er
   return out;
 }
 
+// vLLM's `valid_parameters` table as Python prints it, written here apart from
+// core/verify's (pooling_params.py: all_parameters for the embed tasks,
+// use_activation alone for the classify ones); empty for a task it lacks.
+namespace {
+std::string_view valid_parameters_shown(const std::string& task) {
+  if (task == "embed" || task == "token_embed") return "['dimensions', 'use_activation']";
+  if (task == "classify" || task == "token_classify") return "['use_activation']";
+  return {};
+}
+}  // namespace
+
 // Spec 11.4: vLLM's step-pooling message formats the task bare ({self.task}),
-// the valid-parameters one quoted ({self.task!r}).
+// the valid-parameters one quoted ({self.task!r}). Both list the task's valid
+// parameters whole.
 Violations unsupported_message_task(const PoolingParams& params, const Error& error) {
   static constexpr std::string_view kMarker = "does not support [";
   const auto at = error.message.find(kMarker);
@@ -112,11 +124,14 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
                     blamed.find("'returned_token_ids'") != std::string_view::npos;
   const auto quoted = step ? params.task : python_str_repr(*params.task);
   if (!quoted) return {};
-  const std::string want = "Task " + *quoted + " only supports ";
+  std::string want = "Task " + *quoted + " only supports ";
+  if (const auto valid = valid_parameters_shown(*params.task); !valid.empty())
+    want += std::string(valid) + " parameters, " + std::string(kMarker);
   if (error.message.rfind(want, 0) == 0) return {};
   return {{"verify", std::string(step ? "the step-parameter message prints the task bare"
                                       : "the valid-parameters message quotes the task") +
-                         ": expected it to start with \"" + want + "\", got: " + error.message}};
+                         " and lists its valid parameters whole: expected it to start with \"" + want +
+                         "\", got: " + error.message}};
 }
 
 Violations accepted_dimensions_valid(const ModelConfig& model, const PoolingParams& verified) {

@@ -42,7 +42,8 @@ Violations verify_defaults(const ModelConfig& model, const PoolingParams& params
 // defaults fill only what the task takes (part of verify_law).
 Violations verify_rejection_blames_request(const PoolingParams& params, const Error& error);
 // An "only supports" rejection prints the task as vLLM does: bare in the
-// step-pooling message, quoted in the valid-parameters one (spec 11.4).
+// step-pooling message, quoted in the valid-parameters one (spec 11.4); and
+// it lists the task's valid parameters whole, in vLLM's order.
 Violations unsupported_message_task(const PoolingParams& params, const Error& error);
 
 }  // namespace poolcheck::laws

@@ -1232,6 +1232,27 @@ TEST(VerifyLaw, TheStepMessagePrintsTheTaskBareTheOtherQuoted) {
   EXPECT_HOLDS(unsupported_message_task(classify, Error::bad_request("another message")));
 }
 
+// Automatic mutant auto-python-repr-51-increment-1: python_list stopped after
+// its first name, and every law that printed the list used python_list too.
+TEST(VerifyLaw, TheOnlySupportsListIsTheTasksValidParametersWhole) {
+  PoolingParams embed;
+  embed.task = "embed";
+  const std::string step = " parameters, does not support ['step_tag_id', 'returned_token_ids'] parameters";
+  EXPECT_HOLDS(unsupported_message_task(
+      embed, Error::bad_request("Task embed only supports ['dimensions', 'use_activation']" + step)));
+  EXPECT_FIRES(unsupported_message_task(embed, Error::bad_request("Task embed only supports ['dimensions']" + step)),
+               "verify");
+  EXPECT_FIRES(unsupported_message_task(
+                   embed, Error::bad_request("Task embed only supports ['use_activation', 'dimensions']" + step)),
+               "verify");
+  PoolingParams classify;
+  classify.task = "token_classify";
+  EXPECT_FIRES(unsupported_message_task(
+                   classify, Error::bad_request("Task 'token_classify' only supports ['dimensions', 'use_activation']"
+                                                " parameters, does not support ['dimensions'] parameters")),
+               "verify");
+}
+
 // ---------------------------------------------------------------- bounds_kept
 
 TEST(BoundsKept, FiresOnAnAcceptedValueBelowItsBound) {
