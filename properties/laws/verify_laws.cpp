@@ -57,6 +57,16 @@ std::string dimensions_refusal(const ModelConfig& model, std::int64_t d) {
 }
 
 bool embed_task(const std::optional<std::string>& task) { return task == "embed" || task == "token_embed"; }
+bool classify_task(const std::optional<std::string>& task) { return task == "classify" || task == "token_classify"; }
+
+// vLLM's `valid_parameters` table as Python prints it, written here apart from
+// core/verify's (pooling_params.py: all_parameters for the embed tasks,
+// use_activation alone for the classify ones); empty for a task it lacks.
+std::string_view valid_parameters_shown(const std::optional<std::string>& task) {
+  if (embed_task(task)) return "['dimensions', 'use_activation']";
+  if (classify_task(task)) return "['use_activation']";
+  return {};
+}
 
 template <class T>
 std::string shown(const std::optional<T>& value) {
@@ -101,17 +111,6 @@ Violations verify_rejection_blames_request(const PoolingParams& params, const Er
   return out;
 }
 
-// vLLM's `valid_parameters` table as Python prints it, written here apart from
-// core/verify's (pooling_params.py: all_parameters for the embed tasks,
-// use_activation alone for the classify ones); empty for a task it lacks.
-namespace {
-std::string_view valid_parameters_shown(const std::string& task) {
-  if (task == "embed" || task == "token_embed") return "['dimensions', 'use_activation']";
-  if (task == "classify" || task == "token_classify") return "['use_activation']";
-  return {};
-}
-}  // namespace
-
 // Spec 11.4: vLLM's step-pooling message formats the task bare ({self.task}),
 // the valid-parameters one quoted ({self.task!r}). Both list the task's valid
 // parameters whole.
@@ -125,7 +124,7 @@ Violations unsupported_message_task(const PoolingParams& params, const Error& er
   const auto quoted = step ? params.task : python_str_repr(*params.task);
   if (!quoted) return {};
   std::string want = "Task " + *quoted + " only supports ";
-  if (const auto valid = valid_parameters_shown(*params.task); !valid.empty())
+  if (const auto valid = valid_parameters_shown(params.task); !valid.empty())
     want += std::string(valid) + " parameters, " + std::string(kMarker);
   if (error.message.rfind(want, 0) == 0) return {};
   return {{"verify", std::string(step ? "the step-parameter message prints the task bare"
@@ -161,7 +160,7 @@ Violations verify_defaults(const ModelConfig& model, const PoolingParams& params
   Violations out;
   const std::string task = params.task.value_or("");
   const bool embed = embed_task(params.task);
-  const bool classify = task == "classify" || task == "token_classify";
+  const bool classify = classify_task(params.task);
   const bool token = task == "token_embed" || task == "token_classify";
   const bool plugin = task == "plugin";
   const PoolerConfig& pooler = model.pooler;
