@@ -36,9 +36,9 @@ enum class Operator {
 };
 
 inline constexpr Operator kAllOperators[] = {
-    Operator::Relational, Operator::Equality,        Operator::Logical,    Operator::DropNot,
-    Operator::IntegerLiteral, Operator::PlusMinus,   Operator::TrueFalse,  Operator::DeleteStatement,
-    Operator::Arithmetic, Operator::Bitwise,         Operator::CompoundAssign, Operator::Increment};
+    Operator::Relational,     Operator::Equality,  Operator::Logical,         Operator::DropNot,
+    Operator::IntegerLiteral, Operator::PlusMinus, Operator::TrueFalse,       Operator::DeleteStatement,
+    Operator::Arithmetic,     Operator::Bitwise,   Operator::CompoundAssign,  Operator::Increment};
 
 // The name --operator takes and ids carry: "relational", "drop-not", ...
 std::string_view operator_name(Operator op);
