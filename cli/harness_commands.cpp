@@ -331,6 +331,8 @@ std::vector<Command> harness_commands() {
               "  bitwise           & with |, ^ to |, << with >> on integers\n"
               "  compound-assign   += with -=, *= with /=, &= with |=, <<= with >>= (built-in)\n"
               "  increment         ++ with -- (built-in)\n"
+              "  negate-condition  an if's, a loop's or a ?:'s condition c to !(c) (not !x, == or !=)\n"
+              "  void-call         a statement that only calls a void function deleted (not reserve)\n"
               "--all runs every candidate; --count K a sample of K chosen by --seed N (default 1); the\n"
               "ids of --mutant are looked up among all candidates (reproduce a survivor with it).\n"
               "--file, --operator and --changed-since REV (the lines `git diff -U0 REV` touched in\n"

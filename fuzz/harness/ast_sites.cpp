@@ -17,6 +17,7 @@ constexpr std::pair<Operator, std::string_view> kNames[] = {
     {Operator::TrueFalse, "true-false"},        {Operator::DeleteStatement, "delete-statement"},
     {Operator::Arithmetic, "arithmetic"},       {Operator::Bitwise, "bitwise"},
     {Operator::CompoundAssign, "compound-assign"}, {Operator::Increment, "increment"},
+    {Operator::NegateCondition, "negate-condition"}, {Operator::VoidCall, "void-call"},
 };
 
 bool is_one_of(std::string_view text, std::initializer_list<std::string_view> options) {
@@ -78,7 +79,9 @@ struct Summary {
   std::string member;    // a MemberExpr's member name
   std::string base;      // ... and the variable it is a member of
   std::string call;      // a member call's method name
+  std::string opcode;    // an operator's token: a built-in one's opcode, an overloaded one's callee
   bool assignment = false;
+  bool void_call = false;  // a call of a function that returns void
 };
 
 // One source location object of the dump.
@@ -110,6 +113,20 @@ struct Open {
 bool is_wrapper(std::string_view kind) {
   return is_one_of(kind, {"ImplicitCastExpr", "ParenExpr", "ExprWithCleanups", "CXXConstructExpr",
                           "MaterializeTemporaryExpr", "CXXBindTemporaryExpr", "CXXFunctionalCastExpr", "ConstantExpr"});
+}
+
+// Where a statement's condition sits among its children (an absent child of a
+// `for` is dumped as an empty node, so the places hold). None for a condition
+// that declares a variable (`if (auto r = f())`): its text is a declaration.
+std::optional<std::size_t> condition_index(const NodeFrame& node) {
+  std::optional<std::size_t> at;
+  if (node.kind == "IfStmt" && !node.has_var) at = node.has_init ? 1 : 0;
+  if (node.kind == "WhileStmt" && !node.has_var) at = 0;
+  if (node.kind == "ForStmt") at = 2;
+  if (node.kind == "DoStmt") at = 1;
+  if (node.kind == "ConditionalOperator") at = 0;
+  if (at && *at >= std::min(node.child_count, node.children.size())) return std::nullopt;
+  return at;
 }
 
 class SiteScanner : public nlohmann::json_sax<nlohmann::json> {
@@ -177,6 +194,7 @@ class SiteScanner : public nlohmann::json_sax<nlohmann::json> {
   void operator_call_site(const NodeFrame& node);
   void increment_site(const Span& span, std::string_view opcode);
   void statement_site(const Summary& summary);
+  void condition_site(const Summary& condition);
   void tag_error_propagation(const NodeFrame& node);
   void add(Operator op, std::size_t offset, std::size_t length) {
     sites_.emplace(std::make_pair(offset, op), Site{op, offset, length, false});
@@ -276,6 +294,8 @@ bool SiteScanner::end_object() {
 Summary SiteScanner::summarise(const NodeFrame& node) const {
   Summary s;
   s.kind = node.kind;
+  if (node.kind == "UnaryOperator" || node.kind == "BinaryOperator") s.opcode = node.opcode;
+  s.void_call = is_one_of(node.kind, {"CallExpr", "CXXMemberCallExpr"}) && node.type == "void";
   s.span = {node.begin.offset, node.end.offset + node.end.tok_len, node.begin_in_file && node.end_in_file};
   if (s.span.in_file && (s.span.end < s.span.begin || s.span.end > source_.size())) s.span.in_file = false;
   const bool one_child = node.child_count == 1;
@@ -294,7 +314,8 @@ Summary SiteScanner::summarise(const NodeFrame& node) const {
   } else if (node.kind == "BinaryOperator" || node.kind == "CompoundAssignOperator") {
     s.assignment = node.kind == "CompoundAssignOperator" || node.opcode == "=";
   } else if (node.kind == "CXXOperatorCallExpr" && first && first->span.in_file) {
-    s.assignment = is_one_of(text(first->span), {"=", "+=", "-=", "*=", "/=", "|=", "&="});
+    s.opcode = text(first->span);
+    s.assignment = is_one_of(s.opcode, {"=", "+=", "-=", "*=", "/=", "|=", "&="});
   } else if (is_wrapper(node.kind) && one_child) {
     Summary inner = *first;
     inner.kind = s.kind;
@@ -310,6 +331,7 @@ void SiteScanner::find_sites(const NodeFrame& node, const Summary& summary) {
   if (node.kind == "BinaryOperator" || node.kind == "CompoundAssignOperator") binary_site(node);
   if (node.kind == "CXXOperatorCallExpr") operator_call_site(node);
   if (node.kind == "IfStmt") tag_error_propagation(node);
+  if (const auto cond = condition_index(node)) condition_site(node.children[*cond]);
   if (summary.span.in_file) {
     const std::string_view token = text(summary.span);
     if (node.kind == "UnaryOperator" && node.opcode == "!" && token.substr(0, 1) == "!")
@@ -357,13 +379,23 @@ void SiteScanner::increment_site(const Span& span, std::string_view opcode) {
 }
 
 // A statement of a block that assigns or inserts into / erases from a
-// container, when it ends with its own ';': deleted with it.
+// container, or else only calls a void function, when it ends with its own
+// ';': deleted with it. `reserve` is a capacity hint, never a behaviour.
 void SiteScanner::statement_site(const Summary& summary) {
   const bool container_call = is_one_of(summary.call, {"insert", "erase", "push_back", "emplace_back"});
-  if (!summary.span.in_file || !(summary.assignment || container_call)) return;
+  const bool deletes = summary.assignment || container_call;
+  const bool void_call = summary.void_call && summary.call != "reserve";
+  if (!summary.span.in_file || !(deletes || void_call)) return;
   const std::size_t semicolon = skip_blank(source_, summary.span.end);
   if (semicolon >= source_.size() || source_[semicolon] != ';') return;
-  add(Operator::DeleteStatement, summary.span.begin, semicolon + 1 - summary.span.begin);
+  add(deletes ? Operator::DeleteStatement : Operator::VoidCall, summary.span.begin, semicolon + 1 - summary.span.begin);
+}
+
+// A condition negated whole. Not a `!x` (drop-not makes that mutant) nor an
+// `==` or `!=` (equality's swap is its negation).
+void SiteScanner::condition_site(const Summary& condition) {
+  if (!condition.span.in_file || is_one_of(condition.opcode, {"!", "==", "!="})) return;
+  add(Operator::NegateCondition, condition.span.begin, condition.span.end - condition.span.begin);
 }
 
 void SiteScanner::tag_error_propagation(const NodeFrame& node) {

@@ -33,12 +33,15 @@ enum class Operator {
   Bitwise,          // & | ^ << >> on integers: & with |, ^ to |, << with >>
   CompoundAssign,   // += with -=, *= with /=, &= with |=, <<= with >>=, ^= to |= (built-in, on integers)
   Increment,        // ++ with -- (built-in)
+  NegateCondition,  // the condition of an if, a loop or a ?: negated, `c` to `!(c)`
+  VoidCall,         // a statement that only calls a void function deleted
 };
 
 inline constexpr Operator kAllOperators[] = {
     Operator::Relational,     Operator::Equality,  Operator::Logical,         Operator::DropNot,
     Operator::IntegerLiteral, Operator::PlusMinus, Operator::TrueFalse,       Operator::DeleteStatement,
-    Operator::Arithmetic,     Operator::Bitwise,   Operator::CompoundAssign,  Operator::Increment};
+    Operator::Arithmetic,     Operator::Bitwise,   Operator::CompoundAssign,  Operator::Increment,
+    Operator::NegateCondition, Operator::VoidCall};
 
 // The name --operator takes and ids carry: "relational", "drop-not", ...
 std::string_view operator_name(Operator op);

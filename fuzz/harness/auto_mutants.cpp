@@ -116,7 +116,9 @@ std::vector<Edit> edits_of(const Site& site, std::string_view source) {
     case Operator::TrueFalse: return {swap_to(token, token == "true" ? "false" : "true")};
     case Operator::DropNot: return {{"", "`!` dropped"}};
     case Operator::IntegerLiteral: return literal_edits(token, site.offset > 0 ? source[site.offset - 1] : ' ');
-    case Operator::DeleteStatement: return {{"", in_backticks(one_line(token)) + " deleted"}};
+    case Operator::DeleteStatement:
+    case Operator::VoidCall: return {{"", in_backticks(one_line(token)) + " deleted"}};
+    case Operator::NegateCondition: return {{"!(" + std::string(token) + ")", in_backticks(one_line(token)) + " negated"}};
     case Operator::Arithmetic:
     case Operator::Bitwise:
     case Operator::CompoundAssign:

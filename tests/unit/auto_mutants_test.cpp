@@ -33,7 +33,7 @@ constexpr std::string_view kFixture =
     "  bool s = smaller(1, 2) || smaller(1.0, 2.0);\n"                // 14: ||, 1, 2
     "  v.push_back(n);\n"                                             // 15: a deletable statement
     "  n = n == 4 ? n : 0;\n"                                         // 16: deletable; ==, 4, 0
-    "  return s ? n : 0;\n"                                           // 17: 0
+    "  return s ? n : 0;\n"                                           // 17: the ?:'s condition, 0
     "}\n"
     "int pass_on(const Res& r) {\n"
     "  if (!r) return r.error();\n"                                   // 20: error propagation
@@ -43,8 +43,19 @@ constexpr std::string_view kFixture =
     "  x <<= x % 3u;\n"                                               // 24: deletable; <<=, %, 3u
     "  x = (x & 1u) | (x >> 2);\n"                                     // 25: deletable; &, |, >>, 1u, 2
     "  s += \"a\";\n"                                                 // 26: deletable, but a string's += is no arithmetic
-    "  for (int i = 0; i < 2; i++) --x;\n"                             // 27: 0, <, 2, postfix ++, prefix --
+    "  for (int i = 0; i < 2; i++) --x;\n"                             // 27: 0, the condition, <, 2, ++, --
     "  return x * 2u;\n"                                              // 28: *, 2u
+    "}\n"
+    "void note(int&);\n"
+    "int branch(int n, bool b, const std::string& s, std::vector<int>& v) {\n"
+    "  if (b && n > 1) return 1;\n"                                  // 32: the condition whole
+    "  while (n != 0) --n;\n"                                         // 33: != is equality's: not negated
+    "  if (int k = n) return k;\n"                                    // 34: a declaration: not negated
+    "  v.reserve(4);\n"                                               // 35: a capacity hint: not deleted
+    "  note(n);\n"                                                    // 36: a void call: deletable
+    "  if (s == \"x\" || !b) v.clear();\n"                             // 37: the || whole; no block statement
+    "  do v.clear(); while (!b);\n"                                  // 38: !b is drop-not's
+    "  return b ? n : 0;\n"                                           // 39: the ?:'s condition
     "}\n"
     "}  // namespace poolcheck\n";
 
@@ -81,6 +92,7 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
       "16 equality `==`",
       "16 int-literal `4`",
       "16 int-literal `0`",
+      "17 negate-condition `s`",
       "17 int-literal `0`",
       "20 drop-not `!` (ep)",
       "21 int-literal `0`",
@@ -96,12 +108,30 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
       "25 int-literal `2`",
       "26 delete-statement `s += \"a\";`",
       "27 int-literal `0`",
+      "27 negate-condition `i < 2`",
       "27 relational `<`",
       "27 int-literal `2`",
       "27 increment `++`",
       "27 increment `--`",
       "28 arithmetic `*`",
       "28 int-literal `2u`",
+      "32 negate-condition `b && n > 1`",
+      "32 logical `&&`",
+      "32 relational `>`",
+      "32 int-literal `1`",
+      "32 int-literal `1`",
+      "33 equality `!=`",
+      "33 int-literal `0`",
+      "33 increment `--`",
+      "35 int-literal `4`",
+      "36 void-call `note(n);`",
+      "37 negate-condition `s == \"x\" || !b`",
+      "37 equality `==`",
+      "37 logical `||`",
+      "37 drop-not `!`",
+      "38 drop-not `!`",
+      "39 negate-condition `b`",
+      "39 int-literal `0`",
   };
   EXPECT_EQ(found, expected);
 }
@@ -190,6 +220,18 @@ TEST(AutoMutants, ArithmeticBitwiseAssignmentAndIncrementSwapToTheirInverse) {
   const std::vector<std::string> expected = {"a / b;\n", "a / b;\n",   "a | b;\n", "a >> b;\n",
                                              "a <<= b;\n", "a /= b;\n", "i++;\n"};
   EXPECT_EQ(replaced, expected);
+}
+
+TEST(AutoMutants, ConditionsAreNegatedWholeAndVoidCallsDeleted) {
+  const std::string source = "if (a < b && c) f();\nreset(x);\n";
+  const std::vector<Site> sites = {{Operator::NegateCondition, source.find("a <"), 10, false},
+                                   {Operator::VoidCall, source.find("reset"), 9, false}};
+  const auto mutants = mutants_of_file("core/x.cpp", source, sites);
+  ASSERT_EQ(mutants.size(), 2u);
+  EXPECT_EQ(mutants[0].mutant.replace, "if (!(a < b && c)) f();\n");
+  EXPECT_EQ(mutants[0].mutant.description, "core/x.cpp:1: `a < b && c` negated");
+  EXPECT_EQ(mutants[1].mutant.replace, "");  // the line goes with its only statement
+  EXPECT_EQ(mutants[1].mutant.description, "core/x.cpp:2: `reset(x);` deleted");
 }
 
 TEST(WholeLineChange, WidensUntilTheFindTextIsUnique) {
