@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "properties/suites/case_watchdog.hpp"
+
 namespace poolcheck::props {
 namespace {
 
@@ -87,18 +89,24 @@ void run_property(const char* id, const PropertySpec& spec, void (*body)()) {
   else std::cout << "[ poolcheck ] " << id << ": profile " << profile.name << ", " << params.maxSuccess
                  << " cases, seed=" << params.seed << std::endl;
 
+  const CaseTimeout timeout = case_timeout_from_env();
+  ASSERT_TRUE(timeout.error.empty()) << timeout.error;
+
   Run run{Coverage(spec.coverage), std::nullopt, "", 0};
   current_run = &run;
+  watch_property(id, params.seed, timeout.seconds);
   rc::detail::TestMetadata metadata;
   metadata.id = id;
   metadata.description = id;
   const auto start = std::chrono::steady_clock::now();
   const auto result = rc::detail::checkTestable(
       [&run, body] {
+        case_begins();
         run.coverage.begin_case();
         body();
       },
       metadata, params);
+  unwatch_property();
   current_run = nullptr;
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
 
