@@ -17,6 +17,11 @@ namespace poolcheck::laws {
 // the bytes are msgspec's shortest forms (laws::shortest_forms); the object
 // form reads back to p.
 Violations params_round_trip(const PoolingParams& params);
+// A MessagePack encode of `params` refused with the message `refusal` (part of
+// params_round_trip): only msgspec's OverflowError may refuse, for the first
+// integer of extra_kwargs beyond 64 bits in the encoder's order, quoted digit
+// for digit.
+Violations encode_refusal_exact(const PoolingParams& params, const std::string& refusal);
 
 // The comparator the laws lean on (core's deep_equal) holds `params` equal to
 // its deep copy and unequal to a copy with any one field changed. A

@@ -16,6 +16,7 @@
 
 #include "core/envelope.hpp"
 #include "core/fields.hpp"
+#include "core/integer.hpp"
 #include "core/json_api.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
@@ -1090,6 +1091,24 @@ TEST(ParamsLaws, HoldOnValidParamsAndNonCanonicalBytes) {
   EXPECT_HOLDS(result.violations);
   EXPECT_TRUE(result.accepted);
   EXPECT_EQ(result.outcome["task"], "classify");
+}
+
+// A refused encode is msgspec's OverflowError for the first integer beyond 64
+// bits, quoted whole (automatic mutant auto-msgpack-103-negate-condition-1
+// printed "?" for it).
+TEST(ParamsLaws, AnEncodeIsRefusedOnlyForTheFirstIntegerBeyond64BitsQuotedWhole) {
+  const auto big = [](const std::string& digits) { return Integer::from_decimal(digits).to_json(); };
+  PoolingParams p;
+  p.extra_kwargs = std::make_shared<Json>(
+      Json{{"small", 1}, {"list", Json::array({2, big("123456789012345678901234567890")})}, {"late", big("-99999999999999999999")}});
+  EXPECT_HOLDS(params_round_trip(p));  // the core's own refusal
+  const std::string tail = " as MessagePack: msgspec raises OverflowError for ints below -2**63 or above 2**64 - 1.";
+  EXPECT_HOLDS(encode_refusal_exact(p, "Cannot encode the integer 123456789012345678901234567890" + tail));
+  EXPECT_FIRES(encode_refusal_exact(p, "Cannot encode the integer ?" + tail), "wire-round-trip");
+  EXPECT_FIRES(encode_refusal_exact(p, "Cannot encode the integer -99999999999999999999" + tail), "wire-round-trip");
+  EXPECT_FIRES(encode_refusal_exact(p, "Cannot encode the integer 123456789012345678901234567890"), "wire-round-trip");
+  p.extra_kwargs = std::make_shared<Json>(Json{{"small", 1}});
+  EXPECT_FIRES(encode_refusal_exact(p, "Cannot encode the integer 1" + tail), "wire-round-trip");
 }
 
 // The comparator law holds for params with every field absent and with every
