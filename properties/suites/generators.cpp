@@ -1,5 +1,6 @@
 #include "properties/suites/generators.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -233,6 +234,11 @@ rc::Gen<Json> gen_object(int depth) {
                       });
 }
 
+std::int64_t gen_token_limit(std::int64_t max_model_len) {
+  const std::int64_t small = std::min<std::int64_t>(max_model_len, 6);
+  return *rc::gen::inRange<std::int64_t>(0, chance(50) ? small : max_model_len);
+}
+
 rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len) {
   return rc::gen::exec([max_model_len] {
     Json extras = *gen_object(2);
@@ -244,7 +250,7 @@ rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len) {
       if (chance(15)) extras[limit] = nullptr;
       // null means 0; a number must be a valid limit.
       if (extras.contains(limit))
-        extras[limit] = chance(60) ? Json(*rc::gen::inRange<std::int64_t>(0, max_model_len)) : Json(nullptr);
+        extras[limit] = chance(60) ? Json(gen_token_limit(max_model_len)) : Json(nullptr);
     }
     return extras;
   });

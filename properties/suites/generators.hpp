@@ -95,6 +95,10 @@ rc::Gen<Json> gen_object(int depth);
 // A caller's extra_kwargs (spec 6, offline): nested values under adversarial
 // keys, the keys LLM.score validates (max_tokens_per_*) holding values valid
 // for `max_model_len`.
+// A max_tokens_per_query / max_tokens_per_doc value, in [0, max_model_len):
+// half the time below 6, so that it cuts the few words a generated side holds
+// (a limit above them changes nothing, and a law could not see it ignored).
+std::int64_t gen_token_limit(std::int64_t max_model_len);
 rc::Gen<Json> gen_extra_kwargs(std::int64_t max_model_len);
 // A task string: the known ones and others, never the removed score/encode.
 rc::Gen<std::string> gen_task();

@@ -217,8 +217,8 @@ void add_common_fields(RequestCase& c, Json& body, const RequestShape& shape) {
   }
   if (chance(25)) body["cache_salt"] = chance(90) ? Json(gen_valid_salt()) : Json(nullptr);
   if (chance(20)) body["use_activation"] = *rc::gen::element(Json(true), Json(false), Json(nullptr));
-  if (chance(20)) body["max_tokens_per_query"] = *rc::gen::inRange<std::int64_t>(0, mml);
-  if (chance(20)) body["max_tokens_per_doc"] = *rc::gen::inRange<std::int64_t>(0, mml);
+  if (chance(20)) body["max_tokens_per_query"] = gen_token_limit(mml);
+  if (chance(20)) body["max_tokens_per_doc"] = gen_token_limit(mml);
   if (chance(15)) body["instruction"] = *gen_text(3);
   if (chance(15)) body["chat_template_kwargs"] = gen_chat_template_kwargs();
   if (chance(10)) body["x-" + *gen_key()] = *gen_python_json(1);  // unknown keys are ignored
