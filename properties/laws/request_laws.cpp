@@ -782,6 +782,7 @@ Violations pairs_params_round_trip(const RequestRun& run) {
 void append_split_laws(Violations& out, const std::vector<ScoreInput>& inputs, std::int64_t vocab_size) {
   for (const ScoreInput& input : inputs) {
     if (!input.is_object) append(out, words_split(input.text, vocab_size));
+    else append(out, parts_tokenised(input, vocab_size));
     for (const ContentPart& part : input.parts)
       if (part.kind == ContentPart::Kind::Text) append(out, words_split(part.value, vocab_size));
   }

@@ -68,7 +68,8 @@ Violations prompt_exact(const RequestRun& run);
 Violations pairing_cardinality(const RequestRun& run);
 
 // Every text of the request (string inputs and text parts) splits and
-// tokenises as the spec says (laws::words_split). Full checks only.
+// tokenises as the spec says (laws::words_split), and an input of content
+// parts tokenises to its parts in order (laws::parts_tokenised). Full checks only.
 Violations inputs_split_as_specified(const RequestRun& run);
 // An accepted request's prompts hold at most kMaxTotalTokens (2^24) ids
 // together (spec 10.15): the bound is the request's, not each pair's.

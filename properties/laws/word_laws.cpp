@@ -133,4 +133,28 @@ Violations words_split(std::string_view text, std::int64_t vocab_size) {
                              dump_json(Json(expected_ids))}};
 }
 
+Violations parts_tokenised(const ScoreInput& input, std::int64_t vocab_size) {
+  return parts_tokenised(input, vocab_size, tokenize_input(input, vocab_size));
+}
+
+Violations parts_tokenised(const ScoreInput& input, std::int64_t vocab_size, const SideTokens& seen) {
+  SideTokens expected;
+  for (const ContentPart& part : input.parts) {
+    if (part.kind == ContentPart::Kind::Text) {
+      for (const std::string& word : spec_words(part.value)) expected.ids.push_back(spec_word_id(word, vocab_size));
+      continue;
+    }
+    expected.placeholder_positions.push_back(expected.ids.size());
+    expected.ids.push_back(kImagePlaceholderId);
+    expected.image_urls.push_back(part.value);
+  }
+  if (seen.ids == expected.ids && seen.placeholder_positions == expected.placeholder_positions &&
+      seen.image_urls == expected.image_urls)
+    return {};
+  return {{"word-split", "an input of " + std::to_string(input.parts.size()) + " content parts tokenises to " +
+                             dump_json(Json(seen.ids)) + " (placeholders at " + dump_json(Json(seen.placeholder_positions)) +
+                             "), its parts in order give " + dump_json(Json(expected.ids)) + " (placeholders at " +
+                             dump_json(Json(expected.placeholder_positions)) + ")"}};
+}
+
 }  // namespace poolcheck::laws

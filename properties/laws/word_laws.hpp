@@ -10,6 +10,11 @@
 
 #include "properties/laws/violation.hpp"
 
+namespace poolcheck {
+struct ScoreInput;
+struct SideTokens;
+}
+
 namespace poolcheck::laws {
 
 // The Unicode White_Space property as PropList.txt lists it, written apart
@@ -30,5 +35,13 @@ const std::vector<char32_t>& white_space_neighbours();
 // string input tokenises to the spec's word ids, 1000 + fnv1a32(word) %
 // (vocab_size - 1000); vocab_size > 1000. Law id "word-split".
 Violations words_split(std::string_view text, std::int64_t vocab_size);
+
+// An input of content parts tokenises to its parts in their order: a text
+// part's spec word ids (as words_split has them), an image part's placeholder
+// id, with the placeholders' positions and the image URLs in order. Law id
+// "word-split".
+Violations parts_tokenised(const ScoreInput& input, std::int64_t vocab_size);
+// The same for `seen`, a tokenisation of `input` from elsewhere.
+Violations parts_tokenised(const ScoreInput& input, std::int64_t vocab_size, const SideTokens& seen);
 
 }  // namespace poolcheck::laws

@@ -1413,6 +1413,41 @@ TEST(WordSplit, HoldsOnTheCoresTokenizerAtEveryEdge) {
 }
 
 
+// Content parts tokenise in their order, images as placeholders (automatic
+// mutant auto-tokenizer-92-void-call-1 dropped every text part). The law holds
+// on the core's tokenizer and fires on layouts that drop, reorder or misplace.
+TEST(WordSplit, PartsTokeniseInOrderWithPlaceholdersWhereTheImagesAre) {
+  ScoreInput input;
+  input.is_object = true;
+  input.parts = {{ContentPart::Kind::Text, "Red cat"},
+                 {ContentPart::Kind::ImageUrl, "http://x/a.png"},
+                 {ContentPart::Kind::Text, "sat"},
+                 {ContentPart::Kind::ImageUrl, "http://x/b.png"}};
+  EXPECT_HOLDS(parts_tokenised(input, 30522));
+  const SideTokens side = tokenize_input(input, 30522);
+  ASSERT_EQ(side.ids.size(), 5u);
+  EXPECT_EQ(side.ids[2], kImagePlaceholderId);
+  EXPECT_EQ(side.placeholder_positions, (std::vector<std::size_t>{2, 4}));
+  EXPECT_EQ(side.image_urls, (std::vector<std::string>{"http://x/a.png", "http://x/b.png"}));
+
+  SideTokens images_only;  // the text parts dropped
+  images_only.ids = {kImagePlaceholderId, kImagePlaceholderId};
+  images_only.placeholder_positions = {0, 1};
+  images_only.image_urls = side.image_urls;
+  EXPECT_FIRES(parts_tokenised(input, 30522, images_only), "word-split");
+  SideTokens swapped = side;  // the first two words in the other order
+  std::swap(swapped.ids[0], swapped.ids[1]);
+  EXPECT_FIRES(parts_tokenised(input, 30522, swapped), "word-split");
+  SideTokens misplaced = side;  // a placeholder's position off by one
+  misplaced.placeholder_positions[1] = 3;
+  EXPECT_FIRES(parts_tokenised(input, 30522, misplaced), "word-split");
+  SideTokens urls_reversed = side;
+  std::swap(urls_reversed.image_urls[0], urls_reversed.image_urls[1]);
+  EXPECT_FIRES(parts_tokenised(input, 30522, urls_reversed), "word-split");
+  input.parts.clear();
+  EXPECT_HOLDS(parts_tokenised(input, 30522));  // no parts, no ids
+}
+
 // An online body refused for a common field: is a field checked before it
 // (spec 10.2) refused too? Holds on the core for every pair of defects in
 // fields of section 6, fires on a parser that checks cache_salt last.
