@@ -170,6 +170,7 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, pairing_rejection(*envelope, *refusal));
     append(result.violations, context_length_rejection(unbuilt, *refusal));
     append(result.violations, token_total_rejection(unbuilt, *refusal));
+    append(result.violations, token_limit_param(*refusal, envelope->request.endpoint == Endpoint::LlmScore));
   }
   return result;
 }

@@ -224,6 +224,18 @@ Violations error_law(const Error& error) {
   return out;
 }
 
+Violations token_limit_param(const Error& refusal, bool offline) {
+  static const std::regex kLimitRefusal(
+      R"(^(max_tokens_per_(?:query|doc)) (?:must be a non-negative integer$|\(-?\d+\) must be less than max_model_len))");
+  std::smatch match;
+  if (!std::regex_search(refusal.message, match, kLimitRefusal)) return {};
+  const std::string field = (offline ? "pooling_params.extra_kwargs." : "") + match[1].str();
+  if (refusal.param == field) return {};
+  return {{"errors-exact", "param should be '" + field + "', where " + (offline ? "LLM.score" : "the body") +
+                               " keeps the limit, for '" + refusal.message + "', got '" + refusal.param.value_or("null") +
+                               "'"}};
+}
+
 Violations output_kind_shown(const Json* kind, const Error& error) {
   static constexpr std::string_view kPrefix = "For pooling output_kind has to be FINAL_ONLY, got ";
   if (kind == nullptr || error.message.rfind(kPrefix, 0) != 0) return {};

@@ -34,6 +34,13 @@ Violations rejected_for(const Json& outcome, std::string_view family);
 // Law id "output-kind-shown".
 Violations output_kind_shown(const Json* kind, const Error& error);
 
+// A token limit's refusal (its two messages of spec section 7) names as its
+// param the field the limit was read from: `max_tokens_per_query` in an online
+// body, `pooling_params.extra_kwargs.max_tokens_per_query` for LLM.score, whose
+// limits travel in the caller's extra_kwargs (spec 10.9, docs/decisions.md).
+// Law id "errors-exact".
+Violations token_limit_param(const Error& refusal, bool offline);
+
 // The first failure wins (spec 10.2), judged from one input: when an online
 // request (`envelope` as `poolcheck preprocess` reads it) is refused for a
 // common field P, the same request without P must not be refused for a common

@@ -70,6 +70,13 @@ void drop_other_shapes(RequestCase& c) {
 
 std::string token_limit() { return *rc::gen::element<std::string>("max_tokens_per_query", "max_tokens_per_doc"); }
 
+// Where a token limit is written: the body online, the caller's extra_kwargs
+// for LLM.score (spec 10.9).
+Json& token_limit_at(RequestCase& c) {
+  const std::string limit = token_limit();
+  return c.endpoint == "llm.score" ? extras_object(c)[limit] : body(c)[limit];
+}
+
 // The int and bool fields coerce (spec 11.1): only values pydantic takes for
 // no number at all are plain type errors there; the others are in
 // coercion_rejected.
@@ -196,10 +203,10 @@ const std::vector<Defect>& catalogue() {
        [](RequestCase& c) { coercion_rejected(c, false); }},
       {"bool field spelled as pydantic refuses", "coercion", kOnline, M::Any,
        [](RequestCase& c) { coercion_rejected(c, true); }},
-      {"negative token limit", "token-limit-negative", kOnline, M::Any,
-       [](RequestCase& c) { body(c)[token_limit()] = *rc::gen::element<std::int64_t>(-1, kMin64); }},
-      {"token limit at max_model_len", "token-limit-too-large", kOnline, M::Any,
-       [](RequestCase& c) { body(c)[token_limit()] = c.model.max_model_len + *rc::gen::inRange(0, 3); }},
+      {"negative token limit", "token-limit-negative", kAll, M::Any,
+       [](RequestCase& c) { token_limit_at(c) = *rc::gen::element<std::int64_t>(-1, kMin64); }},
+      {"token limit at max_model_len", "token-limit-too-large", kAll, M::Any,
+       [](RequestCase& c) { token_limit_at(c) = c.model.max_model_len + *rc::gen::inRange(0, 3); }},
       {"truncation_side neither left nor right", "literal", kAll, M::Any,
        [](RequestCase& c) { body(c)["truncation_side"] = *rc::gen::element<std::string>("middle", "LEFT", ""); }},
       {"padding not a padding strategy", "literal", kOnline, M::Any,

@@ -1178,3 +1178,35 @@ TEST(SidesReadAsWritten, HoldsOnTheCoresReadingAndFiresOnASideReadOtherwise) {
 
 }  // namespace
 }  // namespace poolcheck::laws
+
+namespace poolcheck::laws {
+namespace {
+
+// A token limit's refusal names the field the limit was read from: the body's
+// field online, the caller's extra_kwargs key for LLM.score (automatic mutant
+// auto-preprocess-80-negate-condition-1 swapped the two).
+TEST(TokenLimitParam, HoldsOnTheCoreAndFiresOnTheOtherEndpointsPath) {
+  const auto refusal = [](const char* envelope) {
+    const auto outcome = check_request_input(envelope);
+    EXPECT_TRUE(outcome.violations.empty()) << describe(outcome.violations);
+    return outcome;
+  };
+  const auto online = refusal(R"({"endpoint": "score", "request": {"queries": "q", "documents": ["d"], "max_tokens_per_query": -1}})");
+  const auto offline = refusal(
+      R"({"endpoint": "llm.score", "request": {"data_1": "q", "data_2": ["d"], "pooling_params": {"extra_kwargs": {"max_tokens_per_doc": 100000}}}})");
+  EXPECT_FALSE(online.accepted);
+  EXPECT_FALSE(offline.accepted);
+
+  const Error negative = Error::bad_request("max_tokens_per_query must be a non-negative integer", "max_tokens_per_query");
+  EXPECT_HOLDS(token_limit_param(negative, false));
+  EXPECT_FIRES(token_limit_param(negative, true), "errors-exact");
+  const Error too_large = Error::bad_request("max_tokens_per_doc (9) must be less than max_model_len (8).",
+                                             "pooling_params.extra_kwargs.max_tokens_per_doc");
+  EXPECT_HOLDS(token_limit_param(too_large, true));
+  EXPECT_FIRES(token_limit_param(too_large, false), "errors-exact");
+  EXPECT_FIRES(token_limit_param(Error::bad_request(too_large.message), true), "errors-exact");  // no param at all
+  EXPECT_HOLDS(token_limit_param(Error::bad_request("top_n must be a non-negative integer", "top_n"), true));
+}
+
+}  // namespace
+}  // namespace poolcheck::laws
