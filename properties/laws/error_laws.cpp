@@ -225,17 +225,12 @@ Violations error_law(const Error& error) {
 }
 
 Violations token_limit_param(const Error& refusal, bool offline) {
-  // The family's two messages, read by hand rather than by another std::regex:
-  // this runs on every refusal a fuzz target meets.
-  const std::string_view message = refusal.message;
-  std::string_view limit;
-  for (std::string_view name : {"max_tokens_per_query", "max_tokens_per_doc"})
-    if (message.substr(0, name.size()) == name) limit = name;
-  const std::string_view rest = message.substr(limit.size());
-  const bool negative = rest == " must be a non-negative integer";
-  const bool too_large = rest.substr(0, 2) == " (" && rest.find(") must be less than max_model_len (") != rest.npos;
-  if (limit.empty() || (!negative && !too_large)) return {};
-  const std::string field = (offline ? "pooling_params.extra_kwargs." : "") + std::string(limit);
+  // The family table spells the two messages; find_family remembers each
+  // message it has judged, so this costs a lookup beside error_law's.
+  const MessageFamily* f = find_family(refusal.message);
+  if (f == nullptr || (f->name != "token-limit-negative" && f->name != "token-limit-too-large")) return {};
+  const std::string limit = refusal.message.substr(0, refusal.message.find(' '));  // the message starts with it
+  const std::string field = (offline ? "pooling_params.extra_kwargs." : "") + limit;
   if (refusal.param == field) return {};
   return {{"errors-exact", "param should be '" + field + "', where " + (offline ? "LLM.score" : "the body") +
                                " keeps the limit, for '" + refusal.message + "', got '" + refusal.param.value_or("null") +

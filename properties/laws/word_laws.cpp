@@ -118,6 +118,17 @@ const std::vector<char32_t>& white_space_neighbours() {
   return neighbours;
 }
 
+namespace {
+
+// The spec's word ids of `words`, in order.
+std::vector<std::int64_t> spec_ids(const std::vector<std::string>& words, std::int64_t vocab_size) {
+  std::vector<std::int64_t> ids;
+  for (const std::string& word : words) ids.push_back(spec_word_id(word, vocab_size));
+  return ids;
+}
+
+}  // namespace
+
 Violations words_split(std::string_view text, std::int64_t vocab_size) {
   const std::vector<std::string> expected = spec_words(text);
   const std::vector<std::string> seen = split_words(text);
@@ -125,8 +136,7 @@ Violations words_split(std::string_view text, std::int64_t vocab_size) {
   if (seen != expected)
     return {{"word-split", "the text " + shown + " splits into " + dump_json(Json(seen)) + ", the spec's split is " +
                                dump_json(Json(expected))}};
-  std::vector<std::int64_t> expected_ids;
-  for (const std::string& word : expected) expected_ids.push_back(spec_word_id(word, vocab_size));
+  const std::vector<std::int64_t> expected_ids = spec_ids(expected, vocab_size);
   const std::vector<std::int64_t> ids = tokenize_input(ScoreInput{false, std::string(text), {}}, vocab_size).ids;
   if (ids == expected_ids) return {};
   return {{"word-split", "the text " + shown + " tokenises to " + dump_json(Json(ids)) + ", the spec's ids are " +
@@ -141,7 +151,8 @@ Violations parts_tokenised(const ScoreInput& input, std::int64_t vocab_size, con
   SideTokens expected;
   for (const ContentPart& part : input.parts) {
     if (part.kind == ContentPart::Kind::Text) {
-      for (const std::string& word : spec_words(part.value)) expected.ids.push_back(spec_word_id(word, vocab_size));
+      const auto ids = spec_ids(spec_words(part.value), vocab_size);
+      expected.ids.insert(expected.ids.end(), ids.begin(), ids.end());
       continue;
     }
     expected.placeholder_positions.push_back(expected.ids.size());
