@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -15,9 +16,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// What the watchdog prints for a property, written in full when the property
+// starts (on the runner's thread): at the moment it fires the watchdog only
+// writes, so a core that has taken all the memory cannot keep it quiet.
+struct HangText {
+  std::string before_case_number;  // "... HANG: <id>: case "
+  std::string after_case_number;   // " has run for ... Reproduce with: ..."
+};
+
+// Every property's text, kept to the end of the process: the watchdog may be
+// reading the last one while the next property starts. Reachable from here, so
+// LeakSanitizer does not count it.
+std::deque<HangText>* const hang_texts = new std::deque<HangText>;
+
 // The watched property, read by the watchdog's thread: atomics only.
-std::atomic<const char*> watched_id{nullptr};
-std::atomic<std::uint64_t> watched_seed{0};
+std::atomic<const HangText*> watched_text{nullptr};
 std::atomic<double> watched_limit{0};
 std::atomic<int> case_number{0};
 std::atomic<Clock::rep> case_started{0};
@@ -35,18 +48,31 @@ std::string gtest_name(std::string_view id) {
   return name;
 }
 
+HangText hang_text(const char* id, std::uint64_t seed, double timeout_seconds, const std::string& program) {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", timeout_seconds);
+  return {"\n[ poolcheck ] HANG: " + std::string(id) + ": case ",
+          " has run for more than " + std::string(limit) +
+              " s (POOLCHECK_CASE_TIMEOUT) without an answer from the core: an endless loop? The run stops here.\n"
+              "Reproduce with: RC_PARAMS=\"seed=" + std::to_string(seed) + "\" " + program +
+              " --gtest_filter=" + gtest_name(id) + "\n"};
+}
+
 [[noreturn]] void watch_forever() {
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const char* id = watched_id.load();
+    const HangText* text = watched_text.load();
     const double limit = watched_limit.load();
-    if (id == nullptr || limit <= 0) continue;
+    if (text == nullptr || limit <= 0) continue;
     const std::chrono::duration<double> running = Clock::now() - Clock::time_point(Clock::duration(case_started.load()));
-    if (running.count() < limit || watched_id.load() != id) continue;
-    const std::string message = hang_message(id, watched_seed.load(), case_number.load(), limit, this_program());
-    std::fputs(message.c_str(), stderr);
-    std::fflush(stderr);
+    if (running.count() < limit || watched_text.load() != text) continue;
+    char number[16];
+    std::snprintf(number, sizeof number, "%d", case_number.load());
     std::fflush(stdout);
+    std::fputs(text->before_case_number.c_str(), stderr);
+    std::fputs(number, stderr);
+    std::fputs(text->after_case_number.c_str(), stderr);
+    std::fflush(stderr);
     std::_Exit(kHangExitCode);  // the case's thread cannot be stopped, and no destructor may wait for it
   }
 }
@@ -72,11 +98,12 @@ CaseTimeout case_timeout_from_env() {
 
 void watch_property(const char* id, std::uint64_t seed, double timeout_seconds) {
   if (timeout_seconds <= 0) return;
-  watched_seed = seed;
+  watched_text = nullptr;
+  hang_texts->push_back(hang_text(id, seed, timeout_seconds, this_program()));
   watched_limit = timeout_seconds;
   case_number = 0;
   case_started = Clock::now().time_since_epoch().count();
-  watched_id = id;
+  watched_text = &hang_texts->back();
   start_watchdog_once();
 }
 
@@ -85,17 +112,12 @@ void case_begins() {
   ++case_number;
 }
 
-void unwatch_property() { watched_id = nullptr; }
+void unwatch_property() { watched_text = nullptr; }
 
 std::string hang_message(const char* id, std::uint64_t seed, int case_number, double timeout_seconds,
                          const std::string& program) {
-  char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", timeout_seconds);
-  return "\n[ poolcheck ] HANG: " + std::string(id) + ": case " + std::to_string(case_number) +
-         " has run for more than " + limit +
-         " s (POOLCHECK_CASE_TIMEOUT) without an answer from the core: an endless loop? The run stops here.\n"
-         "Reproduce with: RC_PARAMS=\"seed=" + std::to_string(seed) + "\" " + program +
-         " --gtest_filter=" + gtest_name(id) + "\n";
+  const HangText text = hang_text(id, seed, timeout_seconds, program);
+  return text.before_case_number + std::to_string(case_number) + text.after_case_number;
 }
 
 }  // namespace poolcheck::props

@@ -23,8 +23,9 @@ struct CaseTimeout {
 };
 CaseTimeout case_timeout_from_env();
 
-// From now on the cases of property `id` (a string literal: it is read from
-// the watchdog's thread) are watched, with `seed` the seed that replays them.
+// From now on the cases of property `id` are watched, with `seed` the seed that
+// replays them. What a hang prints is written here, not when the watchdog fires:
+// a core that grows a string without end holds all the memory by then.
 void watch_property(const char* id, std::uint64_t seed, double timeout_seconds);
 // A case of the watched property starts: its clock starts again.
 void case_begins();
