@@ -139,7 +139,9 @@ Result<Entry> load_entry(const fs::path& path, std::string target) {
 Result<std::vector<fs::path>> collect_entry_files(const fs::path& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return std::vector<fs::path>{path};
-  if (!fs::is_directory(path, ec)) return Error::bad_request(path.string() + ": no such file or directory");
+  if (!fs::is_directory(path, ec))
+    return Error::bad_request(path.string() + (fs::exists(path, ec) ? ": not a regular file or a directory"
+                                                                    : ": no such file or directory"));
   std::vector<fs::path> found;
   for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {

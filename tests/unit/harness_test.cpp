@@ -262,6 +262,15 @@ TEST(HarnessEntry, EveryShippedCorpusEntryLoads) {
   }
 }
 
+TEST(HarnessEntry, APathThatIsNeitherFileNorDirectoryIsNamedForWhatItIs) {
+  const auto missing = collect_entry_files("/nonexistent/poolcheck-entry");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "/nonexistent/poolcheck-entry: no such file or directory");
+  const auto device = collect_entry_files("/dev/null");  // exists, but holds no entry
+  ASSERT_FALSE(device);
+  EXPECT_EQ(device.error().message, "/dev/null: not a regular file or a directory");
+}
+
 // ------------------------------------------------------------------ verdicts
 
 TEST(HarnessVerdict, ExpectedVerdictDigestAndMessageAreChecked) {
