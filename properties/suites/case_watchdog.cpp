@@ -20,6 +20,7 @@ using Clock = std::chrono::steady_clock;
 // starts (on the runner's thread): at the moment it fires the watchdog only
 // writes, so a core that has taken all the memory cannot keep it quiet.
 struct HangText {
+  double limit_seconds = 0;        // the limit the text quotes, so the two cannot disagree
   std::string before_case_number;  // "... HANG: <id>: case "
   std::string after_case_number;   // " has run for ... Reproduce with: ..."
 };
@@ -31,7 +32,6 @@ std::deque<HangText>* const hang_texts = new std::deque<HangText>;
 
 // The watched property, read by the watchdog's thread: atomics only.
 std::atomic<const HangText*> watched_text{nullptr};
-std::atomic<double> watched_limit{0};
 std::atomic<int> case_number{0};
 std::atomic<Clock::rep> case_started{0};
 
@@ -51,7 +51,7 @@ std::string gtest_name(std::string_view id) {
 HangText hang_text(const char* id, std::uint64_t seed, double timeout_seconds, const std::string& program) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", timeout_seconds);
-  return {"\n[ poolcheck ] HANG: " + std::string(id) + ": case ",
+  return {timeout_seconds, "\n[ poolcheck ] HANG: " + std::string(id) + ": case ",
           " has run for more than " + std::string(limit) +
               " s (POOLCHECK_CASE_TIMEOUT) without an answer from the core: an endless loop? The run stops here.\n"
               "Reproduce with: RC_PARAMS=\"seed=" + std::to_string(seed) + "\" " + program +
@@ -62,10 +62,9 @@ HangText hang_text(const char* id, std::uint64_t seed, double timeout_seconds, c
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const HangText* text = watched_text.load();
-    const double limit = watched_limit.load();
-    if (text == nullptr || limit <= 0) continue;
+    if (text == nullptr) continue;
     const std::chrono::duration<double> running = Clock::now() - Clock::time_point(Clock::duration(case_started.load()));
-    if (running.count() < limit || watched_text.load() != text) continue;
+    if (running.count() < text->limit_seconds || watched_text.load() != text) continue;
     char number[16];
     std::snprintf(number, sizeof number, "%d", case_number.load());
     std::fflush(stdout);
@@ -100,7 +99,6 @@ void watch_property(const char* id, std::uint64_t seed, double timeout_seconds) 
   if (timeout_seconds <= 0) return;
   watched_text = nullptr;
   hang_texts->push_back(hang_text(id, seed, timeout_seconds, this_program()));
-  watched_limit = timeout_seconds;
   case_number = 0;
   case_started = Clock::now().time_since_epoch().count();
   watched_text = &hang_texts->back();
