@@ -138,10 +138,11 @@ Result<Entry> load_entry(const fs::path& path, std::string target) {
 
 Result<std::vector<fs::path>> collect_entry_files(const fs::path& path) {
   std::error_code ec;
-  if (fs::is_regular_file(path, ec)) return std::vector<fs::path>{path};
-  if (!fs::is_directory(path, ec))
-    return Error::bad_request(path.string() + (fs::exists(path, ec) ? ": not a regular file or a directory"
-                                                                    : ": no such file or directory"));
+  const fs::file_status status = fs::status(path, ec);  // read once, judged three ways
+  if (fs::is_regular_file(status)) return std::vector<fs::path>{path};
+  if (!fs::is_directory(status))
+    return Error::bad_request(path.string() + (fs::exists(status) ? ": not a regular file or a directory"
+                                                                  : ": no such file or directory"));
   std::vector<fs::path> found;
   for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
