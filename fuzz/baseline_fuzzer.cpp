@@ -9,12 +9,18 @@
 //   poolcheck_fuzz_verify_parse_only     the same, with verify's mutator (verify)
 //   poolcheck_fuzz_token_types_decode    bytes to token types (token_types)
 //   poolcheck_fuzz_params_wire_decode    the MessagePack wire decode (params_wire)
+// and two floors, each the core's own command on the same bytes, parse
+// included, with no law at all: what its target would cost if every law
+// were free (bench/fuzz_speed --core-only):
+//   poolcheck_fuzz_request_core_only     `poolcheck preprocess` (request)
+//   poolcheck_fuzz_verify_core_only      `poolcheck verify` (verify)
 // They are kept out of `poolcheck fuzz`'s target list and of the fuzz-smoke
 // tests: they can find nothing their targets would not.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "core/json_api.hpp"
 #include "core/json_input.hpp"
 #include "core/wire.hpp"
 #include "fuzz/custom_mutators.hpp"
@@ -22,7 +28,7 @@
 
 namespace {
 
-enum class Decoding { Parse, TokenTypes, ParamsWire };
+enum class Decoding { Parse, TokenTypes, ParamsWire, Preprocess, Verify };
 constexpr Decoding kDecoding = Decoding::POOLCHECK_BASELINE;
 
 // Decodes and drops the result (reading it, so the call is not dead code).
@@ -30,6 +36,8 @@ bool decode(std::string_view bytes) {
   if constexpr (kDecoding == Decoding::Parse) return poolcheck::parse_bounded_json(bytes).ok();
   if constexpr (kDecoding == Decoding::TokenTypes) return !poolcheck::laws::token_types_from_bytes(bytes).empty();
   if constexpr (kDecoding == Decoding::ParamsWire) return poolcheck::decode_wire_msgpack(bytes).ok();
+  if constexpr (kDecoding == Decoding::Preprocess) return poolcheck::preprocess_json(bytes).ok();
+  if constexpr (kDecoding == Decoding::Verify) return poolcheck::verify_json(bytes).ok();
 }
 
 }  // namespace
