@@ -78,18 +78,6 @@ std::string preprocess_outcome(std::string_view bytes) {
   return dump_json(outcome ? *outcome : error_body(outcome.error()));
 }
 
-// Whether the padded prompts of `envelope` exceed `budget` tokens (0: no
-// budget). Unpadded prompts are bounded by the input's own size, so only
-// padding counts. Divided, not multiplied: max_model_len has no upper bound
-// of its own (the core bounds the total output, spec 10.15), so the product
-// could overflow.
-bool over_padded_budget(const Envelope& envelope, std::int64_t budget) {
-  if (budget <= 0 || !envelope.request.pad_to_max_length) return false;
-  const auto pairs = static_cast<std::int64_t>(
-      std::max(envelope.request.queries.size(), envelope.request.documents.size()));
-  return pairs > 0 && envelope.model.max_model_len > budget / pairs;
-}
-
 // An accepted run: its output as `poolcheck preprocess` prints it, judged by
 // the request laws (the printed output among what they read).
 CheckResult accepted(const Envelope& envelope, const std::optional<PoolingParams>& caller_before,
@@ -500,6 +488,16 @@ const Target* find_target(std::string_view name) {
   for (const auto& target : targets())
     if (target.name == name) return &target;
   return nullptr;
+}
+
+// Unpadded prompts are bounded by the input's own size, so only padding
+// counts. Divided, not multiplied: max_model_len has no upper bound of its own
+// (the core bounds the total output, spec 10.15), so the product could overflow.
+bool over_padded_budget(const Envelope& envelope, std::int64_t budget) {
+  if (budget <= 0 || !envelope.request.pad_to_max_length) return false;
+  const auto pairs = static_cast<std::int64_t>(
+      std::max(envelope.request.queries.size(), envelope.request.documents.size()));
+  return pairs > 0 && envelope.model.max_model_len > budget / pairs;
 }
 
 std::vector<std::int64_t> token_types_from_bytes(std::string_view bytes) {

@@ -12,6 +12,10 @@
 #include "core/json.hpp"
 #include "properties/laws/violation.hpp"
 
+namespace poolcheck {
+struct Envelope;
+}
+
 namespace poolcheck::laws {
 
 struct CheckResult {
@@ -82,6 +86,10 @@ struct Target {
 };
 const std::vector<Target>& targets();
 const Target* find_target(std::string_view name);
+
+// Whether the padded prompts of `envelope` exceed `budget` tokens (0: no
+// budget), so that the request target only plans it (CheckDepth).
+bool over_padded_budget(const Envelope& envelope, std::int64_t budget);
 
 // Byte b is the type b % 3 (0, 1 or 2), except 0xFC..0xFF, which are -4..-1:
 // mostly near-valid lists, with the quirky negatives and the invalid 2s.
