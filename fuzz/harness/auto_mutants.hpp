@@ -50,7 +50,10 @@ std::string target_of_file(std::string_view file);
 // The fuzz target of a site at `offset` of `source` (file `file`): its file's,
 // except in core/json_api.cpp, which holds the commands of every target; there
 // the command the site is in decides (compress, reconstruct and batch:
-// token_types; params: params_wire; verify: verify; preprocess: request).
+// token_types; params: params_wire; verify: verify; preprocess: request). And
+// in core/msgpack.cpp, the encoder's refusal of an integer beyond 64 bits
+// (integer_out_of_range, and the line that calls it) goes to request: only a
+// request's JSON extras hold such an integer.
 std::string target_of_site(std::string_view file, std::string_view source, std::size_t offset);
 
 // `count` of `population` indices, chosen by `seed` alone (the same on every

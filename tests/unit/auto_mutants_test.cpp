@@ -194,6 +194,21 @@ TEST(AutoMutants, JsonApiSitesGoToTheTargetThatRunsTheirCommand) {
   EXPECT_EQ(target_of_site("core/preprocess.cpp", source, at("a < b", at("len < 0"))), "request");
 }
 
+TEST(AutoMutants, TheBigIntegerRefusalGoesToTheTargetWhoseInputsHoldOne) {
+  const std::string source =
+      "Error integer_out_of_range(const Json& value) {\n  return a < b;\n}\n\n"
+      "MaybeError put_value(std::string& out, const Json& value) {\n  if (a < b) put(out);\n"
+      "  if (is_big_integer(value)) return integer_out_of_range(value);\n  return c < d;\n}\n";
+  const auto at = [&](const std::string& text) { return source.find(text); };
+  EXPECT_EQ(target_of_site("core/msgpack.cpp", source, at("a < b")), "request");
+  EXPECT_EQ(target_of_site("core/msgpack.cpp", source, at("is_big_integer")), "request");
+  EXPECT_EQ(target_of_site("core/msgpack.cpp", source, at("if (a < b)")), "params_wire");
+  EXPECT_EQ(target_of_site("core/msgpack.cpp", source, at("c < d")), "params_wire");
+  EXPECT_EQ(target_of_site("core/msgpack.cpp", source, 0), "request");
+  // Only the encoder's file: a function of that name elsewhere keeps its file's target.
+  EXPECT_EQ(target_of_site("core/wire.cpp", source, at("a < b")), "params_wire");
+}
+
 TEST(AutoMutants, LiteralsStepBothWaysKeepingTheirSpelling) {
   const std::string source = "int a = 0x1F;\nunsigned b = 0u;\nint c = x-0;\n";
   const std::vector<Site> sites = {{Operator::IntegerLiteral, source.find("0x1F"), 4, false},
