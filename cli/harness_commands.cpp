@@ -333,6 +333,7 @@ std::vector<Command> harness_commands() {
               "  increment         ++ with -- (built-in)\n"
               "  negate-condition  an if's, a loop's or a ?:'s condition c to !(c) (not !x, == or !=)\n"
               "  void-call         a statement that only calls a void function deleted (not reserve)\n"
+              "  string-literal    a string literal's first character dropped (\"x\" before \"\" or an escape)\n"
               "--all runs every candidate; --count K a sample of K chosen by --seed N (default 1); the\n"
               "ids of --mutant are looked up among all candidates (reproduce a survivor with it).\n"
               "--file, --operator and --changed-since REV (the lines `git diff -U0 REV` touched in\n"

@@ -18,6 +18,7 @@ constexpr std::pair<Operator, std::string_view> kNames[] = {
     {Operator::Arithmetic, "arithmetic"},       {Operator::Bitwise, "bitwise"},
     {Operator::CompoundAssign, "compound-assign"}, {Operator::Increment, "increment"},
     {Operator::NegateCondition, "negate-condition"}, {Operator::VoidCall, "void-call"},
+    {Operator::StringLiteral, "string-literal"},
 };
 
 bool is_one_of(std::string_view text, std::initializer_list<std::string_view> options) {
@@ -195,6 +196,7 @@ class SiteScanner : public nlohmann::json_sax<nlohmann::json> {
   void increment_site(const Span& span, std::string_view opcode);
   void statement_site(const Summary& summary);
   void condition_site(const Summary& condition);
+  void string_literal_site(const Span& span);
   void tag_error_propagation(const NodeFrame& node);
   void add(Operator op, std::size_t offset, std::size_t length) {
     sites_.emplace(std::make_pair(offset, op), Site{op, offset, length, false});
@@ -341,6 +343,9 @@ void SiteScanner::find_sites(const NodeFrame& node, const Summary& summary) {
     if (node.kind == "CXXBoolLiteralExpr" && (token == "true" || token == "false"))
       add(Operator::TrueFalse, summary.span.begin, token.size());
     if (node.kind == "UnaryOperator" && is_one_of(node.opcode, {"++", "--"})) increment_site(summary.span, node.opcode);
+    // A static_assert's message is never run.
+    if (node.kind == "StringLiteral" && (nodes_.empty() || nodes_.back().kind != "StaticAssertDecl"))
+      string_literal_site(summary.span);
   }
   if (!nodes_.empty() && nodes_.back().kind == "CompoundStmt") statement_site(summary);
 }
@@ -396,6 +401,22 @@ void SiteScanner::statement_site(const Summary& summary) {
 void SiteScanner::condition_site(const Summary& condition) {
   if (!condition.span.in_file || is_one_of(condition.opcode, {"!", "==", "!="})) return;
   add(Operator::NegateCondition, condition.span.begin, condition.span.end - condition.span.begin);
+}
+
+// A string literal's first token, through its closing quote: `"abc"`,
+// `u8"abc"`, the `"abc"` of `"abc"sv` or of `"ab" "c"`. Not a raw string.
+void SiteScanner::string_literal_site(const Span& span) {
+  const std::string_view token = text(span);
+  const std::size_t open = token.find('"');
+  if (open == std::string_view::npos || token.substr(0, open).find('R') != std::string_view::npos) return;
+  for (std::size_t i = open + 1; i < token.size(); ++i) {
+    if (token[i] == '\\') {
+      ++i;
+    } else if (token[i] == '"') {
+      add(Operator::StringLiteral, span.begin, i + 1);
+      return;
+    }
+  }
 }
 
 void SiteScanner::tag_error_propagation(const NodeFrame& node) {

@@ -35,13 +35,14 @@ enum class Operator {
   Increment,        // ++ with -- (built-in)
   NegateCondition,  // the condition of an if, a loop or a ?: negated, `c` to `!(c)`
   VoidCall,         // a statement that only calls a void function deleted
+  StringLiteral,    // a string literal's first character dropped, or an `x` put before an empty or escaped one
 };
 
 inline constexpr Operator kAllOperators[] = {
     Operator::Relational,     Operator::Equality,  Operator::Logical,         Operator::DropNot,
     Operator::IntegerLiteral, Operator::PlusMinus, Operator::TrueFalse,       Operator::DeleteStatement,
     Operator::Arithmetic,     Operator::Bitwise,   Operator::CompoundAssign,  Operator::Increment,
-    Operator::NegateCondition, Operator::VoidCall};
+    Operator::NegateCondition, Operator::VoidCall, Operator::StringLiteral};
 
 // The name --operator takes and ids carry: "relational", "drop-not", ...
 std::string_view operator_name(Operator op);

@@ -102,6 +102,25 @@ std::string_view swapped_operator(std::string_view token) {
   return {};
 }
 
+// A string literal (its first token, `"abc"` or `u8"abc"`) with its first
+// character dropped, a whole UTF-8 sequence; an empty one, or one that starts
+// with an escape, gets an `x` before its text instead. A message, a key or a
+// name spelled wrong: what the laws must see whenever the core prints it.
+std::vector<Edit> string_literal_edits(std::string_view token) {
+  const std::size_t first = token.find('"') + 1;
+  if (first == 0 || first >= token.size()) return {};
+  std::string changed(token);
+  if (token[first] == '"' || token[first] == '\\') {
+    changed.insert(first, "x");
+  } else {
+    std::size_t length = 1;
+    while (first + length < token.size() && (static_cast<unsigned char>(token[first + length]) & 0xC0) == 0x80)
+      ++length;
+    changed.erase(first, length);
+  }
+  return {{changed, in_backticks(one_line(token)) + " -> " + in_backticks(one_line(changed))}};
+}
+
 std::vector<Edit> edits_of(const Site& site, std::string_view source) {
   const std::string_view token = source.substr(site.offset, site.length);
   switch (site.op) {
@@ -119,6 +138,7 @@ std::vector<Edit> edits_of(const Site& site, std::string_view source) {
     case Operator::DeleteStatement:
     case Operator::VoidCall: return {{"", in_backticks(one_line(token)) + " deleted"}};
     case Operator::NegateCondition: return {{"!(" + std::string(token) + ")", in_backticks(one_line(token)) + " negated"}};
+    case Operator::StringLiteral: return string_literal_edits(token);
     case Operator::Arithmetic:
     case Operator::Bitwise:
     case Operator::CompoundAssign:

@@ -18,7 +18,7 @@ namespace poolcheck::harness {
 namespace {
 
 // Part of the cache key: a change of what is cached, or of how, drops old entries.
-constexpr std::string_view kCacheVersion = "sites-v3";
+constexpr std::string_view kCacheVersion = "sites-v4";
 
 bool on_path(const std::string& name) {
   const char* path = std::getenv("PATH");

@@ -1,5 +1,5 @@
 // `poolcheck mutate --auto`'s generation, without running a mutant: the
-// operator sites clang reports in a fixture (strings, comments, `->`, a
+// operator and literal sites clang reports in a fixture (strings, comments, `->`, a
 // template instantiated twice and a macro left alone), the whole-line form and
 // its widening, ids, seeded sampling, equivalent.txt and --changed-since.
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ constexpr std::string_view kFixture =
     "struct Res { bool ok; explicit operator bool() const { return ok; } int error() const { return 7; } };\n"
     "template <class T> bool smaller(T x, T y) { return x < y; }\n"  // 7: one site, two instances
     "int use(const Node* a, std::vector<int>& v, bool flag) {\n"
-    "  std::string text = \"a < b && c\";\n"                          // 9: nothing in a string
+    "  std::string text = \"a < b && c\";\n"                          // 9: the string, nothing in it
     "  // a comment with && and ||\n"                                 // 10: nor in a comment
     "  int n = a->b + 1;\n"                                           // 11: + and 1, not ->
     "  if (!flag) n = 2;\n"                                           // 12: ! and 2; no block statement
@@ -57,6 +57,12 @@ constexpr std::string_view kFixture =
     "  do v.clear(); while (!b);\n"                                  // 38: !b is drop-not's
     "  return b ? n : 0;\n"                                           // 39: the ?:'s condition
     "}\n"
+    "std::string spell() {\n"
+    "  static_assert(sizeof(int), \"never run\");\n"                   // 42: a static_assert's message: nothing
+    "  std::string s = R\"(a)\";\n"                                    // 43: a raw string: nothing
+    "  s += \"ab\" \"cd\";\n"                                          // 44: deletable; the first token only
+    "  return s + \"\\n\" + \"\";\n"                                   // 45: an escape, an empty string
+    "}\n"
     "}  // namespace poolcheck\n";
 
 std::string describe(const Site& site, std::string_view source) {
@@ -65,7 +71,7 @@ std::string describe(const Site& site, std::string_view source) {
          std::string(source.substr(site.offset, site.length)) + "`" + (site.error_propagation ? " (ep)" : "");
 }
 
-TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
+TEST(AutoMutantSites, ClangSeesOperatorsAndLiteralsNotInsideStringsCommentsArrowsOrMacros) {
   const fs::path dir = fs::path(testing::TempDir()) / "poolcheck-auto-mutants";
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -80,6 +86,7 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
   const std::vector<std::string> expected = {
       "6 int-literal `7`",
       "7 relational `<`",
+      "9 string-literal `\"a < b && c\"`",
       "11 plus-minus `+`",
       "11 int-literal `1`",
       "12 drop-not `!`",
@@ -107,6 +114,7 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
       "25 bitwise `>>`",
       "25 int-literal `2`",
       "26 delete-statement `s += \"a\";`",
+      "26 string-literal `\"a\"`",
       "27 int-literal `0`",
       "27 negate-condition `i < 2`",
       "27 relational `<`",
@@ -127,11 +135,16 @@ TEST(AutoMutantSites, ClangSeesOperatorsNotStringsCommentsArrowsOrMacros) {
       "36 void-call `note(n);`",
       "37 negate-condition `s == \"x\" || !b`",
       "37 equality `==`",
+      "37 string-literal `\"x\"`",
       "37 logical `||`",
       "37 drop-not `!`",
       "38 drop-not `!`",
       "39 negate-condition `b`",
       "39 int-literal `0`",
+      "44 delete-statement `s += \"ab\" \"cd\";`",
+      "44 string-literal `\"ab\"`",
+      "45 string-literal `\"\\n\"`",
+      "45 string-literal `\"\"`",
   };
   EXPECT_EQ(found, expected);
 }
@@ -192,6 +205,24 @@ TEST(AutoMutants, JsonApiSitesGoToTheTargetThatRunsTheirCommand) {
   EXPECT_EQ(target_of_site("core/json_api.cpp", source, source.rfind("a < b")), "verify");
   // Elsewhere the file decides, whatever the function's name.
   EXPECT_EQ(target_of_site("core/preprocess.cpp", source, at("a < b", at("len < 0"))), "request");
+}
+
+TEST(AutoMutants, AStringLiteralLosesItsFirstCharacterOrGainsAnX) {
+  const std::string source =
+      "auto a = \"Input should\";\nauto b = \"\";\nauto c = \"\\n\";\nauto d = \"\xc3\xa9t\xc3\xa9\";\n"
+      "auto e = u8\"ab\" \"cd\";\n";
+  std::vector<Site> sites;
+  for (const std::string literal : {"\"Input should\"", "\"\"", "\"\\n\"", "\"\xc3\xa9t\xc3\xa9\"", "u8\"ab\""})
+    sites.push_back({Operator::StringLiteral, source.find(literal), literal.size(), false});
+  const auto mutants = mutants_of_file("core/errors.cpp", source, sites);
+  ASSERT_EQ(mutants.size(), 5u);
+  EXPECT_EQ(mutants[0].mutant.replace, "auto a = \"nput should\";\n");
+  EXPECT_EQ(mutants[0].mutant.description, "core/errors.cpp:1: `\"Input should\"` -> `\"nput should\"`");
+  EXPECT_EQ(mutants[1].mutant.replace, "auto b = \"x\";\n");
+  EXPECT_EQ(mutants[2].mutant.replace, "auto c = \"x\\n\";\n");
+  EXPECT_EQ(mutants[3].mutant.replace, "auto d = \"t\xc3\xa9\";\n");  // the whole UTF-8 sequence
+  EXPECT_EQ(mutants[4].mutant.replace, "auto e = u8\"b\" \"cd\";\n");
+  EXPECT_EQ(mutants[4].mutant.id, "auto-errors-5-string-literal-1");
 }
 
 TEST(AutoMutants, TheBigIntegerRefusalGoesToTheTargetWhoseInputsHoldOne) {
