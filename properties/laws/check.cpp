@@ -383,7 +383,9 @@ Violations token_type_commands_agree(const std::vector<std::int64_t>& types, con
   const Json want = !batched ? error_body(batched.error())
                     : *batched ? Json{{"token_type_ids", **batched}}
                                : Json{{"token_type_ids", nullptr}};
-  append(out, command_agrees("poolcheck batch", batch_json(dump_json(batch_command_input(batch))), want));
+  const Json input = batch_command_input(batch);
+  append(out, command_agrees("poolcheck batch", batch_json(dump_json(input)), want));
+  append(out, batch_shape_refused(input, batch_json));
   return out;
 }
 

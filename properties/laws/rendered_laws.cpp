@@ -164,6 +164,35 @@ Violations reconstruct_len_taken(std::int64_t len) {
                                      "' (spec 10.14, 10.15)"}};
 }
 
+namespace {
+
+// One broken input of `poolcheck batch`, judged: refused with `message` about `param`.
+Violations batch_refuses(JsonCommand batch, std::string_view broken, const Json& input, const std::string& param,
+                         const std::string& message) {
+  const auto answer = batch(dump_json(input));
+  const Json want = error_body(Error::bad_request(param + ": " + message, param));
+  const Json got = answer ? *answer : error_body(answer.error());
+  if (json_equal(got, want)) return {};
+  return {{"batch-shape-refused", "`poolcheck batch` on a batch whose " + std::string(broken) + " answered " +
+                                      dump_json(got) + ", not " + dump_json(want)}};
+}
+
+}  // namespace
+
+Violations batch_shape_refused(const Json& input, JsonCommand batch) {
+  if (!input.is_array() || input.empty() || !input.back().is_object()) return {};
+  const std::string last = "$[" + std::to_string(input.size() - 1) + "]";
+  Violations out = batch_refuses(batch, "list is wrapped in an object", Json{{"batch", input}}, "$",
+                                 "Input should be a valid list");
+  Json broken = input;
+  broken.back() = input.back().value("seq_len", Json(0));
+  append(out, batch_refuses(batch, "last request is a number", broken, last, "Input should be a valid object"));
+  broken = input;
+  broken.back().erase("seq_len");
+  append(out, batch_refuses(batch, "last request has no seq_len", broken, last + ".seq_len", "Field required"));
+  return out;
+}
+
 Violations printed_reads_back(std::string_view printed, const Json& outcome) {
   if (printed.size() > kMaxInputBytes) return {};
   // Deeper than any input: the outcome wraps the request's values in a few containers.

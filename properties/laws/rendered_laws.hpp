@@ -44,6 +44,17 @@ Violations reconstruct_bounds(std::int64_t k, std::int64_t len);
 // (check_reconstruct_len), so a fuzz input probes LEN = 2^24 at no cost.
 Violations reconstruct_len_taken(std::int64_t len);
 
+// A command that reads JSON text: batch_json, or a stand-in in a law test.
+using JsonCommand = Result<Json> (*)(std::string_view input);
+// Law "batch-shape-refused": `poolcheck batch` refuses its input with the
+// shape broken at each level, naming the place (docs/decisions.md, "Wire shape
+// errors", gives the form): not a list (`$: Input should be a valid list`), its
+// last request not an object (`$[n]: Input should be a valid object`), that
+// request without its seq_len (`$[n].seq_len: Field required`). `input` is a
+// good batch input (batch_command_input); the messages are spelled here, apart
+// from the core's.
+Violations batch_shape_refused(const Json& input, JsonCommand batch);
+
 // Law "printed-reads-back": what a command prints, `printed` (dump_json of
 // `outcome`), read back as Python's json.loads reads it, is `outcome` again:
 // a NaN stays NaN, an integer beyond 64 bits keeps its digits, a string its

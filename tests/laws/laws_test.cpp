@@ -18,6 +18,7 @@
 #include "core/fields.hpp"
 #include "core/integer.hpp"
 #include "core/json_api.hpp"
+#include "core/json_input.hpp"
 #include "core/msgpack.hpp"
 #include "core/output_json.hpp"
 #include "core/preprocess.hpp"
@@ -981,6 +982,37 @@ TEST(BatchLaw, HoldsOnGoodBatches) {
   EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{}));
   // The spec example.
   EXPECT_HOLDS(batch_law(std::vector<BatchRequest>{request(Json(2), 5), request(std::nullopt, 4, false)}));
+}
+
+// `poolcheck batch` with the shape of its input broken: the core's command
+// holds; a command that misspells the kind it wanted (the string-literal
+// mutant auto-json-api-35: "a valid bject") or takes a request without its
+// seq_len is caught.
+TEST(BatchShapeRefused, HoldsOnTheCoreAndFiresOnAMisspelledOrMissingRefusal) {
+  const Json input = batch_command_input(std::vector<BatchRequest>{request(Json(2), 5), request(std::nullopt, 4, false)});
+  EXPECT_HOLDS(batch_shape_refused(input, batch_json));
+  EXPECT_HOLDS(batch_shape_refused(batch_command_input(std::vector<BatchRequest>{request(Json(1), 0)}), batch_json));
+  const JsonCommand misspelled = [](std::string_view text) -> Result<Json> {
+    auto answer = batch_json(text);
+    if (answer) return answer;
+    Error error = answer.error();
+    if (const auto at = error.message.find("object"); at != std::string::npos) error.message.erase(at, 1);
+    return error;
+  };
+  EXPECT_FIRES(batch_shape_refused(input, misspelled), "batch-shape-refused");
+  const JsonCommand lenient = [](std::string_view text) -> Result<Json> {
+    auto answer = batch_json(text);
+    if (!answer && answer.error().message.find("Field required") != std::string::npos)
+      return Json{{"token_type_ids", nullptr}};
+    return answer;
+  };
+  EXPECT_FIRES(batch_shape_refused(input, lenient), "batch-shape-refused");
+  const JsonCommand unwrapping = [](std::string_view text) -> Result<Json> {
+    auto document = parse_bounded_json(text);
+    if (document && document->is_object() && document->contains("batch")) return batch_json(dump_json((*document)["batch"]));
+    return batch_json(text);
+  };
+  EXPECT_FIRES(batch_shape_refused(input, unwrapping), "batch-shape-refused");
 }
 
 TEST(BatchLaw, HoldsOnBatchesTheCoreRejects) {
