@@ -190,6 +190,10 @@ Violations batch_shape_refused(const Json& input, JsonCommand batch) {
   broken = input;
   broken.back().erase("seq_len");
   append(out, batch_refuses(batch, "last request has no seq_len", broken, last + ".seq_len", "Field required"));
+  broken = input;
+  broken.back()["pooling_params"] = 7;
+  append(out, batch_refuses(batch, "last request's pooling_params is a number", broken, last + ".pooling_params",
+                            "Input should be a valid object"));
   return out;
 }
 

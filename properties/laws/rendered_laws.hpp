@@ -50,7 +50,9 @@ using JsonCommand = Result<Json> (*)(std::string_view input);
 // shape broken at each level, naming the place (docs/decisions.md, "Wire shape
 // errors", gives the form): not a list (`$: Input should be a valid list`), its
 // last request not an object (`$[n]: Input should be a valid object`), that
-// request without its seq_len (`$[n].seq_len: Field required`). `input` is a
+// request without its seq_len (`$[n].seq_len: Field required`) or with a
+// number for its params (`$[n].pooling_params: Input should be a valid
+// object`). `input` is a
 // good batch input (batch_command_input); the messages are spelled here, apart
 // from the core's.
 Violations batch_shape_refused(const Json& input, JsonCommand batch);

@@ -986,8 +986,8 @@ TEST(BatchLaw, HoldsOnGoodBatches) {
 
 // `poolcheck batch` with the shape of its input broken: the core's command
 // holds; a command that misspells the kind it wanted (the string-literal
-// mutant auto-json-api-35: "a valid bject") or takes a request without its
-// seq_len is caught.
+// mutant auto-json-api-35: "a valid bject"), takes a request without its
+// seq_len or names the wrong place is caught.
 TEST(BatchShapeRefused, HoldsOnTheCoreAndFiresOnAMisspelledOrMissingRefusal) {
   const Json input = batch_command_input(std::vector<BatchRequest>{request(Json(2), 5), request(std::nullopt, 4, false)});
   EXPECT_HOLDS(batch_shape_refused(input, batch_json));
@@ -1013,6 +1013,14 @@ TEST(BatchShapeRefused, HoldsOnTheCoreAndFiresOnAMisspelledOrMissingRefusal) {
     return batch_json(text);
   };
   EXPECT_FIRES(batch_shape_refused(input, unwrapping), "batch-shape-refused");
+  const JsonCommand misplaced = [](std::string_view text) -> Result<Json> {  // auto-json-api-40's path
+    auto answer = batch_json(text);
+    if (answer) return answer;
+    Error error = answer.error();
+    if (const auto at = error.message.find(".pooling_params"); at != std::string::npos) error.message.erase(at + 1, 1);
+    return error;
+  };
+  EXPECT_FIRES(batch_shape_refused(input, misplaced), "batch-shape-refused");
 }
 
 TEST(BatchLaw, HoldsOnBatchesTheCoreRejects) {
