@@ -118,6 +118,8 @@ CheckResult check_document(const Json& document, std::int64_t padded_token_budge
     append(result.violations, rejected_spellings_refused(document, &envelope.error()));
     append(result.violations, bounds_refusal(document, envelope.error()));
     append(result.violations, type_refusals_due(document, envelope.error()));
+    append(result.violations, missing_field_named(document, envelope.error()));
+    append(result.violations, refusal_names_a_place(document, envelope.error()));
     append(result.violations, cache_salt_rules(document, &envelope.error()));
     return result;
   }
@@ -448,6 +450,10 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
       parsed ? verified_run(*parsed, full)
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, door_laws(bytes, document));
+  if (document && !parsed) {
+    append(result.violations, missing_field_named(*document, parsed.error()));
+    append(result.violations, refusal_names_a_place(*document, parsed.error()));
+  }
   if (parsed) {
     append(result.violations, model_read_as_written(*document, parsed->model));
     append(result.violations,

@@ -1,6 +1,7 @@
 #include "properties/laws/error_laws.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <optional>
 #include <regex>
@@ -347,6 +348,84 @@ Violations type_refusals_due(const Json& envelope, const Error& error) {
   if (values.empty() || !std::all_of(values.begin(), values.end(), of_kind)) return {};
   return {{"type-refusals-due", "'" + error.message + "', but the value at " + std::string(path) + " is a " +
                                     std::string(kind) + ": " + dump_json(*values.front()).substr(0, 200)}};
+}
+
+namespace {
+
+// The value at `path` under `root`: dotted keys, each with any `[i]` indexes
+// (`queries[0].content[1].type`); null when a step is not there.
+const Json* walk(const Json* at, std::string_view path) {
+  while (at != nullptr && !path.empty()) {
+    const std::size_t end = std::min(path.find_first_of(".["), path.size());
+    if (end > 0) {
+      const auto it = at->find(path.substr(0, end));  // end() on anything but an object
+      at = it == at->end() ? nullptr : &*it;
+    }
+    path.remove_prefix(end);
+    while (at != nullptr && !path.empty() && path.front() == '[') {
+      const std::size_t close = path.find(']');
+      std::size_t index = 0;
+      const auto digits = path.substr(1, close == std::string_view::npos ? 0 : close - 1);
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+      if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || !at->is_array() ||
+          index >= at->size())
+        return nullptr;
+      at = &(*at)[index];
+      path.remove_prefix(close + 1);
+    }
+    if (!path.empty() && path.front() == '.') path.remove_prefix(1);
+  }
+  return at;
+}
+
+}  // namespace
+
+Violations refusal_names_a_place(const Json& envelope, const Error& error) {
+  static constexpr std::string_view kType = ": Input should be a valid ", kMissing = ": Field required";
+  const std::string& message = error.message;
+  const bool missing = message.size() > kMissing.size() && message.ends_with(kMissing);
+  const std::size_t at = missing ? message.size() - kMissing.size() : message.find(kType);
+  if (at == std::string::npos || !envelope.is_object()) return {};
+  std::string_view path(message.data(), at);
+  if (missing) {  // the object the field is missing from; none named: the envelope's or its body's own
+    const std::size_t parent_end = path.find_last_of(".[");
+    if (parent_end == std::string_view::npos) return {};
+    path = path.substr(0, parent_end);
+  }
+  if (path.empty()) return {{"refusal-names-a-place", "'" + message + "' names no place at all"}};
+  if (path == "$" || path == "envelope") return {};
+  const auto body_at = envelope.find("request");
+  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
+  if (path == "body" && body != nullptr) return {};
+  if (walk(&envelope, path) != nullptr || walk(body, path) != nullptr) return {};
+  return {{"refusal-names-a-place", "'" + message + "' names " + std::string(path) +
+                                        (missing ? ", the object the field is missing from," : "") +
+                                        " which is nowhere in the input"}};
+}
+
+Violations missing_field_named(const Json& envelope, const Error& error) {
+  // The fields a refusal may call missing: the envelope's, a score body's
+  // shapes and rerank's (spec 6, 11.5), an LLM.score call's, a content part's,
+  // late_interaction_params' (spec 2), verify's input and a worker batch's.
+  static constexpr std::string_view kRequiredFields[] = {
+      "endpoint", "request", "queries", "documents", "items", "data_1", "data_2", "text_1", "text_2", "query",
+      "content",  "type",    "text",    "image_url", "url",  "mode",   "query_key", "pooling_params", "seq_len"};
+  static constexpr std::string_view kSuffix = ": Field required";
+  const std::string& message = error.message;
+  if (message.size() <= kSuffix.size() || message.compare(message.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+    return {};
+  const std::string_view path(message.data(), message.size() - kSuffix.size());
+  const std::string_view last = path.substr(path.find_last_of(".]") == std::string_view::npos ? 0 : path.find_last_of(".]") + 1);
+  if (std::find(std::begin(kRequiredFields), std::end(kRequiredFields), last) == std::end(kRequiredFields))
+    return {{"missing-field-named", "'" + message + "' names " + std::string(last) + ", which no request, model, " +
+                                        "params or batch of the spec requires"}};
+  if (path.find('[') != std::string_view::npos || !envelope.is_object()) return {};
+  // A null side counts as absent (spec 10.5), so only a value that is not null is held.
+  for (const Json* value : values_at(envelope, path))
+    if (!value->is_null())
+      return {{"missing-field-named", "'" + message + "', but the input holds " + std::string(path) + ": " +
+                                          dump_json(*value).substr(0, 200)}};
+  return {};
 }
 
 }  // namespace poolcheck::laws

@@ -65,4 +65,23 @@ Violations first_failure_wins(const Json& envelope, OnlineParser parse);
 // judged.
 Violations type_refusals_due(const Json& envelope, const Error& error);
 
+// Missing refusals name a required field: a refusal `<path>: Field required`
+// names, as its last step, a field the spec or vLLM requires somewhere
+// (kRequiredFields in error_laws.cpp, spelled apart from the core), and no
+// value but null is at that path in the envelope or its body (the roots of
+// type_refusals_due). The error law judges only the message's form, so a
+// required key misspelled in the core's refusal, `...late_interaction_params.
+// uery_key: Field required`, passed every law (automatic mutant
+// auto-pooling-params-72-string-literal-1). Law id "missing-field-named".
+Violations missing_field_named(const Json& envelope, const Error& error);
+
+// A type or missing refusal names a place of the input: the value a type
+// refusal `<path>: Input should be a valid <kind>` refused, or the object a
+// `<path>: Field required` refusal found the field missing from, is at that
+// path (dotted keys with `[i]` indexes) in the envelope or its body. Paths
+// built wrong (`queries0].content...`, automatic mutant
+// auto-request-11-string-literal-1) name nothing there. Law id
+// "refusal-names-a-place".
+Violations refusal_names_a_place(const Json& envelope, const Error& error);
+
 }  // namespace poolcheck::laws

@@ -228,6 +228,24 @@ const std::vector<Defect>& catalogue() {
        }},
       {"required side missing", "missing", kRerank | kOffline, M::Any,
        [](RequestCase& c) { body(c).erase(c.second_side); }},
+      {"late_interaction_params without mode or query_key", "missing", kOffline, M::Any,
+       [](RequestCase& c) {
+         Json late{{"mode", *rc::gen::element<std::string>("cache_query", "score_doc")}, {"query_key", "k"}};
+         late.erase(*rc::gen::element<std::string>("mode", "query_key"));
+         params_object(c)["late_interaction_params"] = std::move(late);
+       }},
+      {"content part without a required field", "missing", kAll, M::Multimodal,
+       [](RequestCase& c) {
+         drop_other_shapes(c);  // a complete shape before this one would be scored instead
+         const bool text = *rc::gen::arbitrary<bool>();
+         Json part = text ? Json{{"type", "text"}, {"text", "x"}}
+                          : Json{{"type", "image_url"}, {"image_url", {{"url", "https://example.com/p.png"}}}};
+         const std::string required = text ? *rc::gen::element<std::string>("type", "text")
+                                           : *rc::gen::element<std::string>("type", "image_url", "url");
+         if (required == "url") part["image_url"].erase("url");
+         else part.erase(required);
+         first_item(body(c)[c.second_side]) = Json{{"content", Json::array({Json{{"type", "text"}, {"text", "y"}}, part})}};
+       }},
       {"content object on a text-only model", "multimodal-unsupported", kAll, M::TextOnly,
        [](RequestCase& c) {
          first_item(body(c)[c.second_side]) = Json{{"content", {{{"type", "text"}, {"text", "x"}}}}};

@@ -821,6 +821,82 @@ TEST(TypeRefusalsDue, HoldsOnTheCoresTypeRefusalsAndFiresOnOneOfAValueOfTheKind)
   EXPECT_HOLDS(type_refusals_due(with_config, error("model.max_model_len: Input should be a valid integer", "model.max_model_len")));
 }
 
+TEST(MissingFieldNamed, HoldsOnTheCoresMissingRefusalsAndFiresOnAMisspelledOrPresentField) {
+  const Json offline{{"data_1", "a"}, {"data_2", "b"}};
+  std::vector<Json> envelopes{Json{{"model", Json::object()}, {"request", offline}},
+                              Json{{"endpoint", "score"}, {"model", Json::object()}}};
+  for (const char* key : {"data_1", "data_2"}) {
+    Json call = offline;
+    call.erase(key);
+    envelopes.push_back(envelope("llm.score", call));
+    call[key] = nullptr;
+    envelopes.push_back(envelope("llm.score", call));
+  }
+  for (const char* key : {"mode", "query_key"}) {
+    Json late{{"mode", "cache_query"}, {"query_key", "k"}};
+    late.erase(key);
+    Json call = offline;
+    call["pooling_params"] = Json{{"late_interaction_params", late}};
+    envelopes.push_back(envelope("llm.score", call));
+  }
+  envelopes.push_back(envelope("rerank", Json{{"query", "q"}}));
+  envelopes.push_back(envelope("score", Json{{"queries", Json::array({Json{{"content", Json::array({Json::object()})}}})},
+                                             {"documents", "d"}}, Json{{"is_multimodal", true}}));
+  int judged = 0;
+  for (const Json& env : envelopes) {
+    const auto parsed = envelope_from_json(env);
+    ASSERT_FALSE(parsed) << env.dump();
+    judged += parsed.error().message.find(": Field required") != std::string::npos;
+    EXPECT_HOLDS(missing_field_named(env, parsed.error())) << env.dump() << "\n" << parsed.error().message;
+  }
+  EXPECT_GE(judged, 8) << "too few missing refusals judged: the test would show little";
+
+  const auto error = [](const std::string& message) { return Error::bad_request(message, message.substr(0, message.find(':'))); };
+  Json late_call = offline;
+  late_call["pooling_params"] = Json{{"late_interaction_params", Json{{"mode", "cache_query"}}}};
+  const Json env = envelope("llm.score", late_call);
+  EXPECT_HOLDS(missing_field_named(env, error("pooling_params.late_interaction_params.query_key: Field required")));
+  // auto-pooling-params-72-string-literal-1: the required key misspelled in the refusal.
+  EXPECT_FIRES(missing_field_named(env, error("pooling_params.late_interaction_params.uery_key: Field required")),
+               "missing-field-named");
+  // A field the input holds is not missing.
+  EXPECT_FIRES(missing_field_named(env, error("pooling_params.late_interaction_params.mode: Field required")),
+               "missing-field-named");
+  EXPECT_FIRES(missing_field_named(env, error("data_2: Field required")), "missing-field-named");
+  // Other refusals are not this law's.
+  EXPECT_HOLDS(missing_field_named(env, error("data_3: Input should be a valid string")));
+}
+
+TEST(RefusalNamesAPlace, HoldsOnTheCoresRefusalsAndFiresOnAPathBuiltWrong) {
+  const Json part{{"type", "image_url"}, {"image_url", Json::object()}};
+  const Json parts = Json::array({Json{{"type", "text"}, {"text", "y"}}, part});
+  std::vector<Json> envelopes{
+      envelope("score", Json{{"queries", Json::array({"q", Json{{"content", parts}}})}, {"documents", "d"}},
+               Json{{"is_multimodal", true}}),
+      envelope("score", Json{{"queries", "q"}, {"documents", Json::array({"d", 5})}}),
+      envelope("llm.score", Json{{"data_1", "a"}, {"data_2", "b"}, {"pooling_params", Json{{"late_interaction_params", Json{{"mode", "cache_query"}}}}}}),
+      envelope("score", Json{{"queries", "q"}, {"documents", "d"}, {"user", 5}}),
+      envelope("score", Json{{"queries", "q"}, {"documents", "d"}}, Json{{"name", 5}})};
+  for (const Json& env : envelopes) {
+    const auto parsed = envelope_from_json(env);
+    ASSERT_FALSE(parsed) << env.dump();
+    EXPECT_HOLDS(refusal_names_a_place(env, parsed.error())) << env.dump() << "\n" << parsed.error().message;
+  }
+  const auto error = [](const std::string& message) { return Error::bad_request(message, message.substr(0, message.find(':'))); };
+  const Json& env = envelopes[0];
+  EXPECT_HOLDS(refusal_names_a_place(env, error("queries[1].content[1].image_url.url: Field required")));
+  // auto-request-11-string-literal-1: indexes written without their '['.
+  EXPECT_FIRES(refusal_names_a_place(env, error("queries1].content1].image_url.url: Field required")),
+               "refusal-names-a-place");
+  EXPECT_FIRES(refusal_names_a_place(env, error("queries[2]: Input should be a valid string")), "refusal-names-a-place");
+  EXPECT_FIRES(refusal_names_a_place(env, error("queries[1].content[0].image_url.url: Field required")),
+               "refusal-names-a-place");
+  EXPECT_HOLDS(refusal_names_a_place(env, error("data_3: Input should be greater than or equal to 1")));
+  // auto-verify-157-string-literal-1: the document's own refusal without its `$`.
+  EXPECT_HOLDS(refusal_names_a_place(env, error("$: Input should be a valid object")));
+  EXPECT_FIRES(refusal_names_a_place(env, error(": Input should be a valid object")), "refusal-names-a-place");
+}
+
 // What Python 3.11 printed for repr() of each text.
 TEST(PythonStrRepr, QuotesAsPythonDoes) {
   const std::vector<std::pair<std::string, std::string>> shown{
