@@ -309,50 +309,7 @@ Violations first_failure_wins(const Json& envelope, OnlineParser parse) {
 
 namespace {
 
-// The values at a dotted `path` of the envelope or its body (see the header).
-std::vector<const Json*> values_at(const Json& envelope, std::string_view path) {
-  const auto body_at = envelope.find("request");
-  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
-  std::vector<const Json*> roots{&envelope, body};
-  const std::string_view first = path.substr(0, path.find('.'));
-  if (first == "$" || first == "envelope" || first == "body") {
-    roots = {first == "body" ? body : &envelope};
-    path.remove_prefix(std::min(path.size(), first.size() + 1));
-  }
-  std::vector<const Json*> found;
-  for (const Json* value : roots) {
-    for (std::string_view rest = path; value != nullptr && !rest.empty();) {
-      const std::size_t end = std::min(rest.find('.'), rest.size());
-      const auto it = value->find(rest.substr(0, end));  // end() on anything but an object
-      value = it == value->end() ? nullptr : &*it;
-      rest.remove_prefix(std::min(rest.size(), end + 1));
-    }
-    if (value != nullptr) found.push_back(value);
-  }
-  return found;
-}
-
-}  // namespace
-
-Violations type_refusals_due(const Json& envelope, const Error& error) {
-  static constexpr std::string_view kPrefix = ": Input should be a valid ";
-  const std::size_t at = error.message.find(kPrefix);
-  if (at == std::string::npos || !envelope.is_object()) return {};
-  const std::string_view path(error.message.data(), at);
-  const std::string_view kind = std::string_view(error.message).substr(at + kPrefix.size());
-  const auto of_kind = [&](const Json* v) {
-    return kind == "object" ? v->is_object() : kind == "list" ? v->is_array() : v->is_string();
-  };
-  if ((kind != "object" && kind != "list" && kind != "string") || path.find('[') != std::string_view::npos) return {};
-  const auto values = values_at(envelope, path);
-  if (values.empty() || !std::all_of(values.begin(), values.end(), of_kind)) return {};
-  return {{"type-refusals-due", "'" + error.message + "', but the value at " + std::string(path) + " is a " +
-                                    std::string(kind) + ": " + dump_json(*values.front()).substr(0, 200)}};
-}
-
-namespace {
-
-// The value at `path` under `root`: dotted keys, each with any `[i]` indexes
+// The value at `path` under `at`: dotted keys, each with any `[i]` indexes
 // (`queries[0].content[1].type`); null when a step is not there.
 const Json* walk(const Json* at, std::string_view path) {
   while (at != nullptr && !path.empty()) {
@@ -378,13 +335,47 @@ const Json* walk(const Json* at, std::string_view path) {
   return at;
 }
 
+constexpr std::string_view kFieldRequired = ": Field required";
+
+// The values at a `path` of the envelope or its body (see type_refusals_due in the header).
+std::vector<const Json*> values_at(const Json& envelope, std::string_view path) {
+  const auto body_at = envelope.find("request");
+  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
+  std::vector<const Json*> roots{&envelope, body};
+  const std::string_view first = path.substr(0, path.find('.'));
+  if (first == "$" || first == "envelope" || first == "body") {
+    roots = {first == "body" ? body : &envelope};
+    path.remove_prefix(std::min(path.size(), first.size() + 1));
+  }
+  std::vector<const Json*> found;
+  for (const Json* root : roots)
+    if (const Json* value = walk(root, path)) found.push_back(value);
+  return found;
+}
+
 }  // namespace
 
+Violations type_refusals_due(const Json& envelope, const Error& error) {
+  static constexpr std::string_view kPrefix = ": Input should be a valid ";
+  const std::size_t at = error.message.find(kPrefix);
+  if (at == std::string::npos || !envelope.is_object()) return {};
+  const std::string_view path(error.message.data(), at);
+  const std::string_view kind = std::string_view(error.message).substr(at + kPrefix.size());
+  const auto of_kind = [&](const Json* v) {
+    return kind == "object" ? v->is_object() : kind == "list" ? v->is_array() : v->is_string();
+  };
+  if ((kind != "object" && kind != "list" && kind != "string") || path.find('[') != std::string_view::npos) return {};
+  const auto values = values_at(envelope, path);
+  if (values.empty() || !std::all_of(values.begin(), values.end(), of_kind)) return {};
+  return {{"type-refusals-due", "'" + error.message + "', but the value at " + std::string(path) + " is a " +
+                                    std::string(kind) + ": " + dump_json(*values.front()).substr(0, 200)}};
+}
+
 Violations refusal_names_a_place(const Json& envelope, const Error& error) {
-  static constexpr std::string_view kType = ": Input should be a valid ", kMissing = ": Field required";
+  static constexpr std::string_view kType = ": Input should be a valid ";
   const std::string& message = error.message;
-  const bool missing = message.size() > kMissing.size() && message.ends_with(kMissing);
-  const std::size_t at = missing ? message.size() - kMissing.size() : message.find(kType);
+  const bool missing = message.size() > kFieldRequired.size() && message.ends_with(kFieldRequired);
+  const std::size_t at = missing ? message.size() - kFieldRequired.size() : message.find(kType);
   if (at == std::string::npos || !envelope.is_object()) return {};
   std::string_view path(message.data(), at);
   if (missing) {  // the object the field is missing from; none named: the envelope's or its body's own
@@ -393,11 +384,7 @@ Violations refusal_names_a_place(const Json& envelope, const Error& error) {
     path = path.substr(0, parent_end);
   }
   if (path.empty()) return {{"refusal-names-a-place", "'" + message + "' names no place at all"}};
-  if (path == "$" || path == "envelope") return {};
-  const auto body_at = envelope.find("request");
-  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
-  if (path == "body" && body != nullptr) return {};
-  if (walk(&envelope, path) != nullptr || walk(body, path) != nullptr) return {};
+  if (!values_at(envelope, path).empty()) return {};
   return {{"refusal-names-a-place", "'" + message + "' names " + std::string(path) +
                                         (missing ? ", the object the field is missing from," : "") +
                                         " which is nowhere in the input"}};
@@ -410,16 +397,15 @@ Violations missing_field_named(const Json& envelope, const Error& error) {
   static constexpr std::string_view kRequiredFields[] = {
       "endpoint", "request", "queries", "documents", "items", "data_1", "data_2", "text_1", "text_2", "query",
       "content",  "type",    "text",    "image_url", "url",  "mode",   "query_key", "pooling_params", "seq_len"};
-  static constexpr std::string_view kSuffix = ": Field required";
   const std::string& message = error.message;
-  if (message.size() <= kSuffix.size() || message.compare(message.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
-    return {};
-  const std::string_view path(message.data(), message.size() - kSuffix.size());
-  const std::string_view last = path.substr(path.find_last_of(".]") == std::string_view::npos ? 0 : path.find_last_of(".]") + 1);
+  if (message.size() <= kFieldRequired.size() || !message.ends_with(kFieldRequired)) return {};
+  const std::string_view path(message.data(), message.size() - kFieldRequired.size());
+  const std::size_t step = path.find_last_of(".]");
+  const std::string_view last = path.substr(step == std::string_view::npos ? 0 : step + 1);
   if (std::find(std::begin(kRequiredFields), std::end(kRequiredFields), last) == std::end(kRequiredFields))
     return {{"missing-field-named", "'" + message + "' names " + std::string(last) + ", which no request, model, " +
                                         "params or batch of the spec requires"}};
-  if (path.find('[') != std::string_view::npos || !envelope.is_object()) return {};
+  if (!envelope.is_object()) return {};
   // A null side counts as absent (spec 10.5), so only a value that is not null is held.
   for (const Json* value : values_at(envelope, path))
     if (!value->is_null())
