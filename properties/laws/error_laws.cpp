@@ -406,12 +406,18 @@ Violations missing_field_named(const Json& envelope, const Error& error) {
     return {{"missing-field-named", "'" + message + "' names " + std::string(last) + ", which no request, model, " +
                                         "params or batch of the spec requires"}};
   if (!envelope.is_object()) return {};
+  // Where the refusal means the field: the envelope's own fields in the
+  // envelope, every other one in its body (verify's input has none: the
+  // document itself). Both roots, as values_at reads them, would take an
+  // envelope nested as a body for the envelope's own `endpoint`.
+  const std::string_view first = path.substr(0, path.find_first_of(".["));
+  const auto body = envelope.find("request");
+  const bool own = first == "endpoint" || first == "request" || first == "model" || body == envelope.end();
+  const Json* value = walk(own ? &envelope : &*body, path);
   // A null side counts as absent (spec 10.5), so only a value that is not null is held.
-  for (const Json* value : values_at(envelope, path))
-    if (!value->is_null())
-      return {{"missing-field-named", "'" + message + "', but the input holds " + std::string(path) + ": " +
-                                          dump_json(*value).substr(0, 200)}};
-  return {};
+  if (value == nullptr || value->is_null()) return {};
+  return {{"missing-field-named", "'" + message + "', but the input holds " + std::string(path) + ": " +
+                                      dump_json(*value).substr(0, 200)}};
 }
 
 }  // namespace poolcheck::laws

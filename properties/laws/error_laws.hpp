@@ -68,8 +68,9 @@ Violations type_refusals_due(const Json& envelope, const Error& error);
 // Missing refusals name a required field: a refusal `<path>: Field required`
 // names, as its last step, a field the spec or vLLM requires somewhere
 // (kRequiredFields in error_laws.cpp, spelled apart from the core), and no
-// value but null is at that path in the envelope or its body (the roots of
-// type_refusals_due). The error law judges only the message's form, so a
+// value but null is at that path where the refusal means it (the envelope's
+// own fields, `endpoint`, `request` and `model`, in the envelope; every other
+// one in its body, or in the document that has none, as verify's input). The error law judges only the message's form, so a
 // required key misspelled in the core's refusal, `...late_interaction_params.
 // uery_key: Field required`, passed every law (automatic mutant
 // auto-pooling-params-72-string-literal-1). Law id "missing-field-named".

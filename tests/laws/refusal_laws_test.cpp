@@ -863,6 +863,15 @@ TEST(MissingFieldNamed, HoldsOnTheCoresMissingRefusalsAndFiresOnAMisspelledOrPre
   EXPECT_FIRES(missing_field_named(env, error("pooling_params.late_interaction_params.mode: Field required")),
                "missing-field-named");
   EXPECT_FIRES(missing_field_named(env, error("data_2: Field required")), "missing-field-named");
+  // An envelope nested as the body of one without an endpoint: its missing
+  // endpoint is the outer one's, whatever the body holds (a fuzz finding).
+  const Json nested{{"request", envelope("rerank", Json{{"query", "q"}})}};
+  const auto refused = envelope_from_json(nested);
+  ASSERT_FALSE(refused);
+  EXPECT_HOLDS(missing_field_named(nested, refused.error()));
+  EXPECT_FIRES(missing_field_named(envelope("rerank", Json{{"query", "q"}, {"documents", "d"}}),
+                                   error("documents: Field required")),
+               "missing-field-named");
   // Other refusals are not this law's.
   EXPECT_HOLDS(missing_field_named(env, error("data_3: Input should be a valid string")));
 }
