@@ -451,7 +451,7 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
              : rejected(parsed.error(), document ? at_path(*document, {"pooling_params", "output_kind"}) : nullptr);
   append(result.violations, door_laws(bytes, document));
   if (document && !parsed) {
-    append(result.violations, missing_field_named(*document, parsed.error()));
+    append(result.violations, missing_field_named(*document, nullptr, parsed.error()));
     append(result.violations, refusal_names_a_place(*document, parsed.error()));
   }
   if (parsed) {

@@ -391,6 +391,11 @@ Violations refusal_names_a_place(const Json& envelope, const Error& error) {
 }
 
 Violations missing_field_named(const Json& envelope, const Error& error) {
+  const auto body = envelope.is_object() ? envelope.find("request") : envelope.end();
+  return missing_field_named(envelope, body == envelope.end() ? nullptr : &*body, error);
+}
+
+Violations missing_field_named(const Json& document, const Json* body, const Error& error) {
   // The fields a refusal may call missing: the envelope's, a score body's
   // shapes and rerank's (spec 6, 11.5), an LLM.score call's, a content part's,
   // late_interaction_params' (spec 2), verify's input and a worker batch's.
@@ -405,15 +410,13 @@ Violations missing_field_named(const Json& envelope, const Error& error) {
   if (std::find(std::begin(kRequiredFields), std::end(kRequiredFields), last) == std::end(kRequiredFields))
     return {{"missing-field-named", "'" + message + "' names " + std::string(last) + ", which no request, model, " +
                                         "params or batch of the spec requires"}};
-  if (!envelope.is_object()) return {};
   // Where the refusal means the field: the envelope's own fields in the
-  // envelope, every other one in its body (verify's input has none: the
-  // document itself). Both roots, as values_at reads them, would take an
-  // envelope nested as a body for the envelope's own `endpoint`.
+  // envelope, every other one in its body. Both roots, as values_at reads
+  // them, would take an envelope nested as a body for the envelope's own
+  // `endpoint` (a fuzz finding).
   const std::string_view first = path.substr(0, path.find_first_of(".["));
-  const auto body = envelope.find("request");
-  const bool own = first == "endpoint" || first == "request" || first == "model" || body == envelope.end();
-  const Json* value = walk(own ? &envelope : &*body, path);
+  const bool own = first == "endpoint" || first == "request" || first == "model" || body == nullptr;
+  const Json* value = walk(own ? &document : body, path);
   // A null side counts as absent (spec 10.5), so only a value that is not null is held.
   if (value == nullptr || value->is_null()) return {};
   return {{"missing-field-named", "'" + message + "', but the input holds " + std::string(path) + ": " +

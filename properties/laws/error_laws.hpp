@@ -75,6 +75,9 @@ Violations type_refusals_due(const Json& envelope, const Error& error);
 // uery_key: Field required`, passed every law (automatic mutant
 // auto-pooling-params-72-string-literal-1). Law id "missing-field-named".
 Violations missing_field_named(const Json& envelope, const Error& error);
+// The same for a document with no body (verify's input, `body` null: every
+// field in the document itself) or with the one given.
+Violations missing_field_named(const Json& document, const Json* body, const Error& error);
 
 // A type or missing refusal names a place of the input: the value a type
 // refusal `<path>: Input should be a valid <kind>` refused, or the object a

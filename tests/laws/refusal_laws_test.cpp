@@ -869,6 +869,11 @@ TEST(MissingFieldNamed, HoldsOnTheCoresMissingRefusalsAndFiresOnAMisspelledOrPre
   const auto refused = envelope_from_json(nested);
   ASSERT_FALSE(refused);
   EXPECT_HOLDS(missing_field_named(nested, refused.error()));
+  // A verify document has no body: its `request` key is nothing of the core's (a fuzz finding).
+  const Json verify_doc{{"request", Json{{"pooling_params", Json::object()}}}, {"model", Json::object()}};
+  EXPECT_HOLDS(missing_field_named(verify_doc, nullptr, error("pooling_params: Field required")));
+  EXPECT_FIRES(missing_field_named(Json{{"pooling_params", Json::object()}}, nullptr, error("pooling_params: Field required")),
+               "missing-field-named");
   EXPECT_FIRES(missing_field_named(envelope("rerank", Json{{"query", "q"}, {"documents", "d"}}),
                                    error("documents: Field required")),
                "missing-field-named");
