@@ -335,12 +335,26 @@ const Json* walk(const Json* at, std::string_view path) {
   return at;
 }
 
+// The two refusal forms these laws read: `<path>: Input should be a valid <kind>` and `<path>: Field required`.
+constexpr std::string_view kTypeRefusal = ": Input should be a valid ";
 constexpr std::string_view kFieldRequired = ": Field required";
+
+// The path of a `<path>: Field required` refusal, if `message` is one.
+std::optional<std::string_view> missing_path(const std::string& message) {
+  if (message.size() <= kFieldRequired.size() || !message.ends_with(kFieldRequired)) return std::nullopt;
+  return std::string_view(message.data(), message.size() - kFieldRequired.size());
+}
+
+// The envelope's request body, if it has one.
+const Json* body_of(const Json& envelope) {
+  if (!envelope.is_object()) return nullptr;
+  const auto body = envelope.find("request");
+  return body == envelope.end() ? nullptr : &*body;
+}
 
 // The values at a `path` of the envelope or its body (see type_refusals_due in the header).
 std::vector<const Json*> values_at(const Json& envelope, std::string_view path) {
-  const auto body_at = envelope.find("request");
-  const Json* body = body_at == envelope.end() ? nullptr : &*body_at;
+  const Json* body = body_of(envelope);
   std::vector<const Json*> roots{&envelope, body};
   const std::string_view first = path.substr(0, path.find('.'));
   if (first == "$" || first == "envelope" || first == "body") {
@@ -356,11 +370,10 @@ std::vector<const Json*> values_at(const Json& envelope, std::string_view path) 
 }  // namespace
 
 Violations type_refusals_due(const Json& envelope, const Error& error) {
-  static constexpr std::string_view kPrefix = ": Input should be a valid ";
-  const std::size_t at = error.message.find(kPrefix);
+  const std::size_t at = error.message.find(kTypeRefusal);
   if (at == std::string::npos || !envelope.is_object()) return {};
   const std::string_view path(error.message.data(), at);
-  const std::string_view kind = std::string_view(error.message).substr(at + kPrefix.size());
+  const std::string_view kind = std::string_view(error.message).substr(at + kTypeRefusal.size());
   const auto of_kind = [&](const Json* v) {
     return kind == "object" ? v->is_object() : kind == "list" ? v->is_array() : v->is_string();
   };
@@ -372,10 +385,9 @@ Violations type_refusals_due(const Json& envelope, const Error& error) {
 }
 
 Violations refusal_names_a_place(const Json& envelope, const Error& error) {
-  static constexpr std::string_view kType = ": Input should be a valid ";
   const std::string& message = error.message;
-  const bool missing = message.size() > kFieldRequired.size() && message.ends_with(kFieldRequired);
-  const std::size_t at = missing ? message.size() - kFieldRequired.size() : message.find(kType);
+  const auto missing = missing_path(message);
+  const std::size_t at = missing ? missing->size() : message.find(kTypeRefusal);
   if (at == std::string::npos || !envelope.is_object()) return {};
   std::string_view path(message.data(), at);
   if (missing) {  // the object the field is missing from; none named: the envelope's or its body's own
@@ -391,8 +403,7 @@ Violations refusal_names_a_place(const Json& envelope, const Error& error) {
 }
 
 Violations missing_field_named(const Json& envelope, const Error& error) {
-  const auto body = envelope.is_object() ? envelope.find("request") : envelope.end();
-  return missing_field_named(envelope, body == envelope.end() ? nullptr : &*body, error);
+  return missing_field_named(envelope, body_of(envelope), error);
 }
 
 Violations missing_field_named(const Json& document, const Json* body, const Error& error) {
@@ -403,8 +414,9 @@ Violations missing_field_named(const Json& document, const Json* body, const Err
       "endpoint", "request", "queries", "documents", "items", "data_1", "data_2", "text_1", "text_2", "query",
       "content",  "type",    "text",    "image_url", "url",  "mode",   "query_key", "pooling_params", "seq_len"};
   const std::string& message = error.message;
-  if (message.size() <= kFieldRequired.size() || !message.ends_with(kFieldRequired)) return {};
-  const std::string_view path(message.data(), message.size() - kFieldRequired.size());
+  const auto missing = missing_path(message);
+  if (!missing) return {};
+  const std::string_view path = *missing;
   const std::size_t step = path.find_last_of(".]");
   const std::string_view last = path.substr(step == std::string_view::npos ? 0 : step + 1);
   if (std::find(std::begin(kRequiredFields), std::end(kRequiredFields), last) == std::end(kRequiredFields))

@@ -118,8 +118,15 @@ Violations error_body_exact(const Json& body, const Error& error) {
   return {};
 }
 
+namespace {
+
+// What a command prints for `answer`: its output, or its error body.
+Json printed_answer(const Result<Json>& answer) { return answer ? *answer : error_body(answer.error()); }
+
+}  // namespace
+
 Violations command_agrees(std::string_view command, const Result<Json>& answer, const Json& expected) {
-  const Json got = answer ? *answer : error_body(answer.error());
+  const Json got = printed_answer(answer);
   if (json_equal(got, expected)) return {};
   return {{"command-agrees", "`" + std::string(command) + "` answered " + dump_json(got) +
                                  " where the core, run by the laws, answered " + dump_json(expected)}};
@@ -169,9 +176,8 @@ namespace {
 // One broken input of `poolcheck batch`, judged: refused with `message` about `param`.
 Violations batch_refuses(JsonCommand batch, std::string_view broken, const Json& input, const std::string& param,
                          const std::string& message) {
-  const auto answer = batch(dump_json(input));
   const Json want = error_body(Error::bad_request(param + ": " + message, param));
-  const Json got = answer ? *answer : error_body(answer.error());
+  const Json got = printed_answer(batch(dump_json(input)));
   if (json_equal(got, want)) return {};
   return {{"batch-shape-refused", "`poolcheck batch` on a batch whose " + std::string(broken) + " answered " +
                                       dump_json(got) + ", not " + dump_json(want)}};
