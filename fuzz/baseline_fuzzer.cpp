@@ -12,40 +12,27 @@
 // and two floors, each the core's share of its target's check on the same
 // bytes, parse included, with no law at all: what the target would cost if
 // every law were free (bench/fuzz_speed --core-only):
-//   poolcheck_fuzz_request_core_only     the envelope, then pre-processing and
-//                                        its printed output, or only the plan
-//                                        of a request over the work budget, as
-//                                        the target decides it (request)
-//   poolcheck_fuzz_verify_core_only      `poolcheck verify` (verify)
+//   poolcheck_fuzz_request_core_only     laws::request_outcome: the envelope,
+//                                        then pre-processing and its printed
+//                                        output, or only the plan of a request
+//                                        over the work budget (request)
+//   poolcheck_fuzz_verify_core_only      laws::verify_outcome, what `poolcheck
+//                                        verify` runs (verify)
+// These are the very functions the targets run on every input before their
+// law sample (check_or_abort.hpp), so the floor is that share exactly.
 // They are kept out of `poolcheck fuzz`'s target list and of the fuzz-smoke
 // tests: they can find nothing their targets would not.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "core/envelope.hpp"
-#include "core/json_api.hpp"
 #include "core/json_input.hpp"
-#include "core/output_json.hpp"
-#include "core/preprocess.hpp"
 #include "core/wire.hpp"
 #include "fuzz/custom_mutators.hpp"
 #include "fuzz/work_budget.hpp"
 #include "properties/laws/check.hpp"
 
 namespace {
-
-// The core's share of the request target's first run (laws::check_request_input).
-// The error body of a refusal is left out: a floor may be a little low, never high.
-bool preprocess_as_the_target_does(std::string_view bytes) {
-  auto document = poolcheck::parse_bounded_json(bytes);
-  auto envelope = document ? poolcheck::envelope_from_json(*document) : document.error();
-  if (!envelope) return false;
-  if (poolcheck::laws::over_padded_budget(*envelope, poolcheck::fuzz::kRequestTargetCheck.padded_token_budget))
-    return poolcheck::plan_prompt_lengths(envelope->model, envelope->request).ok();
-  auto output = poolcheck::preprocess(envelope->model, envelope->request);
-  return output && !poolcheck::preprocess_output_to_json(*output, envelope->request).is_null();
-}
 
 enum class Decoding { Parse, TokenTypes, ParamsWire, Preprocess, Verify };
 constexpr Decoding kDecoding = Decoding::POOLCHECK_BASELINE;
@@ -55,8 +42,10 @@ bool decode(std::string_view bytes) {
   if constexpr (kDecoding == Decoding::Parse) return poolcheck::parse_bounded_json(bytes).ok();
   if constexpr (kDecoding == Decoding::TokenTypes) return !poolcheck::laws::token_types_from_bytes(bytes).empty();
   if constexpr (kDecoding == Decoding::ParamsWire) return poolcheck::decode_wire_msgpack(bytes).ok();
-  if constexpr (kDecoding == Decoding::Preprocess) return preprocess_as_the_target_does(bytes);
-  if constexpr (kDecoding == Decoding::Verify) return poolcheck::verify_json(bytes).ok();
+  if constexpr (kDecoding == Decoding::Preprocess)
+    return poolcheck::laws::request_outcome(bytes, poolcheck::fuzz::kRequestTargetCheck).accepted;
+  if constexpr (kDecoding == Decoding::Verify)
+    return poolcheck::laws::verify_outcome(bytes, poolcheck::fuzz::kCommandsTargetCheck).accepted;
 }
 
 }  // namespace

@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
+#include "fuzz/work_budget.hpp"
 #include "properties/laws/check.hpp"
+#include "properties/laws/law_sample.hpp"
 
 namespace poolcheck::fuzz {
-
-using CheckFunction = laws::CheckResult (*)(std::string_view bytes);
 
 inline int abort_on_violation(const laws::CheckResult& result) {
   if (!result.violations.empty()) {
@@ -30,16 +31,38 @@ inline std::string_view as_bytes(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
 }
 
-inline int check_or_abort(CheckFunction check, const std::uint8_t* data, std::size_t size) {
-  return abort_on_violation(check(as_bytes(data, size)));
-}
-
 // A target that checks some laws on a sample of its inputs (work_budget.hpp).
 using DepthCheckFunction = laws::CheckResult (*)(std::string_view bytes, const laws::CheckDepth& how);
 
-inline int check_or_abort(DepthCheckFunction check, const laws::CheckDepth& how, const std::uint8_t* data,
-                          std::size_t size) {
-  return abort_on_violation(check(as_bytes(data, size), how));
+// How an engine checks (engine_start.cpp sets it from the environment before
+// the first input). Not started, as in the replay drivers: every input gets
+// the check, with the full check as the target's CheckDepth says.
+struct EngineChecks {
+  bool started = false;
+  std::optional<laws::LawSample> sample;  // none: the laws judge every input
+  std::uint32_t full_check_one_in = kFullCheckOneIn;
+};
+
+inline EngineChecks& engine_checks() {
+  static EngineChecks checks;
+  return checks;
+}
+
+// Under an engine, `alone` (the core with no law) runs on every input and
+// `check` on those the law sample picks; an exception escaping the core is
+// `alone`'s violation, so it is reported as the check would.
+inline int check_or_abort(DepthCheckFunction check, DepthCheckFunction alone, const laws::CheckDepth& how,
+                          const std::uint8_t* data, std::size_t size) {
+  const std::string_view bytes = as_bytes(data, size);
+  auto& engine = engine_checks();
+  if (!engine.started) return abort_on_violation(check(bytes, how));
+  if (engine.sample) {
+    laws::CheckResult outcome = alone(bytes, how);
+    if (outcome.violations.empty() && !engine.sample->judges(bytes, outcome.outcome)) return abort_on_violation(outcome);
+  }
+  laws::CheckDepth depth = how;
+  depth.full_check_one_in = engine.full_check_one_in;
+  return abort_on_violation(check(bytes, depth));
 }
 
 }  // namespace poolcheck::fuzz

@@ -8,8 +8,8 @@
 #include "fuzz/work_budget.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_request_input, poolcheck::fuzz::kRequestTargetCheck,
-                                         data, size);
+  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_request_input, poolcheck::laws::request_outcome,
+                                         poolcheck::fuzz::kRequestTargetCheck, data, size);
 }
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,

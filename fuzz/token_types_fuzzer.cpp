@@ -7,8 +7,8 @@
 #include "fuzz/work_budget.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, poolcheck::fuzz::kTokenTypesTargetCheck,
-                                         data, size);
+  return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_token_types_input, poolcheck::laws::token_types_outcome,
+                                         poolcheck::fuzz::kTokenTypesTargetCheck, data, size);
 }
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,

@@ -42,6 +42,21 @@
 // at 64 as at 2,000 (the list's length limit, 2^24, is past any fuzz input). The
 // `verify` target's full check also holds the wire round trip of the verified
 // params; the `params_wire` target round-trips every input's params.
+//
+// The law sample. Even with the full check on one input in 8, the laws of
+// every input's first run cost three times the core (bench/fuzz_speed
+// --core-only: Fuzzing.md, "Session of 2026-12-07 (eleventh)"), and no cut of
+// one law moves that. So under an engine the core runs on every input, which
+// is what libFuzzer's coverage and the sanitizers see, and the laws judge an
+// input when its outcome has a shape the process has not met, or when its hash
+// picks it, one in kLawsOneIn (laws::LawSample; the full check then still goes
+// to one in kFullCheckOneIn of those). A new kind of answer, a new error
+// message or a new field, an array or number of a new size class, is judged
+// the first time it appears; a slip that leaves the shape as it was (a wrong
+// value where a right one of the same kind was due) is judged on one input in
+// kLawsOneIn, so it needs up to that many times the executions. The replay
+// drivers, `poolcheck repro` and the properties judge every input, and a
+// finding replayed alone is the first of its shape, so it reproduces.
 #include <cstddef>
 #include <cstdint>
 
@@ -51,6 +66,7 @@ namespace poolcheck::fuzz {
 
 using laws::kPaddedTokenBudget;
 inline constexpr std::uint32_t kFullCheckOneIn = 8;
+inline constexpr std::uint32_t kLawsOneIn = 16;
 
 inline constexpr laws::CheckDepth kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn};
 inline constexpr laws::CheckDepth kCommandsTargetCheck{0, kFullCheckOneIn};

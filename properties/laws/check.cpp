@@ -19,6 +19,7 @@
 #include "properties/laws/escape_laws.hpp"
 #include "properties/laws/json_spelling.hpp"
 #include "properties/laws/key_laws.hpp"
+#include "properties/laws/law_sample.hpp"
 #include "properties/laws/msgpack_items.hpp"
 #include "properties/laws/msgpack_refusal_laws.hpp"
 #include "properties/laws/nesting_laws.hpp"
@@ -225,18 +226,6 @@ Violations commands_share_the_door(std::string_view bytes, const Json& door_erro
   append(out, command_agrees("poolcheck params decode", params_decode_json(bytes), door_error));
   append(out, command_agrees("poolcheck verify", verify_json(bytes), door_error));
   return out;
-}
-
-// A hash of the bytes for choosing which inputs get the re-runs, independent
-// of fnv1a32's low bits (the respelling's choice): fnv1a32 mixed by
-// MurmurHash3's finaliser.
-std::uint32_t sampling_hash(std::string_view bytes) {
-  std::uint32_t h = fnv1a32(bytes);
-  h ^= h >> 16;
-  h *= 0x85EBCA6Bu;
-  h ^= h >> 13;
-  h *= 0xC2B2AE35u;
-  return h ^ (h >> 16);
 }
 
 bool full_check(std::string_view bytes, const CheckDepth& how) {
@@ -465,6 +454,44 @@ CheckResult check_verify(std::string_view bytes, const CheckDepth& how) {
   return result;
 }
 
+// The outcomes alone: each target's core, as its check runs it, and no law.
+
+CheckResult refused(const Error& error) { return {{}, false, error_body(error)}; }
+
+template <class Value>
+CheckResult answered(const Result<Value>& got, Json outcome) {
+  return got ? CheckResult{{}, true, std::move(outcome)} : refused(got.error());
+}
+
+CheckResult request_alone(std::string_view bytes, const CheckDepth& how) {
+  auto document = parse_bounded_json(bytes);
+  if (!document) return refused(document.error());
+  auto envelope = envelope_from_json(*document);
+  if (!envelope) return refused(envelope.error());
+  if (over_padded_budget(*envelope, how.padded_token_budget)) {
+    CheckResult result = answered(plan_prompt_lengths(envelope->model, envelope->request), nullptr);
+    result.over_budget = true;
+    return result;
+  }
+  auto output = preprocess(envelope->model, envelope->request);
+  return answered(output, output ? preprocess_output_to_json(*output, envelope->request) : Json());
+}
+
+CheckResult params_wire_alone(std::string_view bytes) {
+  auto decoded = decode_wire_msgpack(bytes);
+  return answered(decoded, decoded ? params_to_object(*decoded) : Json());
+}
+
+CheckResult token_types_alone(std::string_view bytes) {
+  const auto k = compress_token_types(token_types_from_bytes(bytes));
+  return {{}, k.ok(), compression_outcome(k)};
+}
+
+CheckResult verify_alone(std::string_view bytes) {
+  auto verified = verify_json(bytes);
+  return answered(verified, verified ? *verified : Json());
+}
+
 }  // namespace
 
 CheckResult check_request_input(std::string_view bytes) { return check_request_input(bytes, CheckDepth{}); }
@@ -482,6 +509,19 @@ CheckResult check_token_types_input(std::string_view bytes, const CheckDepth& ho
 CheckResult check_verify_input(std::string_view bytes) { return check_verify_input(bytes, CheckDepth{}); }
 CheckResult check_verify_input(std::string_view bytes, const CheckDepth& how) {
   return guarded([&] { return check_verify(bytes, how); });
+}
+
+CheckResult request_outcome(std::string_view bytes, const CheckDepth& how) {
+  return guarded([&] { return request_alone(bytes, how); });
+}
+CheckResult params_wire_outcome(std::string_view bytes, const CheckDepth&) {
+  return guarded([&] { return params_wire_alone(bytes); });
+}
+CheckResult token_types_outcome(std::string_view bytes, const CheckDepth&) {
+  return guarded([&] { return token_types_alone(bytes); });
+}
+CheckResult verify_outcome(std::string_view bytes, const CheckDepth&) {
+  return guarded([&] { return verify_alone(bytes); });
 }
 
 const std::vector<Target>& targets() {

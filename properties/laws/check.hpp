@@ -79,6 +79,16 @@ CheckResult check_token_types_input(std::string_view bytes, const CheckDepth& ho
 CheckResult check_verify_input(std::string_view bytes);
 CheckResult check_verify_input(std::string_view bytes, const CheckDepth& how);
 
+// Each target's outcome with no law at all: the core as the check runs it,
+// on the same bytes and budget (CheckResult's accepted, outcome and
+// over_budget are the check's; an exception escaping the core is the one
+// violation). A fuzz target runs it on every input and the check on a sample
+// (law_sample.hpp); the floor of bench/fuzz_speed --core-only is request's.
+CheckResult request_outcome(std::string_view bytes, const CheckDepth& how);
+CheckResult params_wire_outcome(std::string_view bytes, const CheckDepth& how);
+CheckResult token_types_outcome(std::string_view bytes, const CheckDepth& how);
+CheckResult verify_outcome(std::string_view bytes, const CheckDepth& how);
+
 // The fuzz targets by name, for runners that pick one at run time.
 struct Target {
   std::string name;

@@ -6,9 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
@@ -22,20 +19,13 @@
 #include "fuzz/custom_mutators.hpp"
 #include "properties/suites/input_mutations.hpp"
 #include "properties/suites/request_generators.hpp"
+#include "tests/unit/corpus_seeds.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using poolcheck::Json;
 
-std::vector<std::string> seeds_of(const std::string& target) {
-  std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(POOLCHECK_SOURCE_DIR) / "corpus" / target / "seeds")) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    out.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return out;
-}
+using poolcheck::test::seeds_of;
 
 std::string mutate(const std::string& target, const std::string& input, unsigned int seed, std::size_t max_size) {
   std::vector<std::uint8_t> buffer(std::max(max_size, input.size()));

@@ -1,0 +1,47 @@
+// What a fuzzing engine does before the first input and the replay drivers
+// never do: start the law sample (check_or_abort.hpp, work_budget.hpp), so
+// that the core runs on every input and the laws on a sample of them.
+// libFuzzer and AFL++'s libFuzzer-compatible driver both call it; linked into
+// the engines' executables only (fuzz/CMakeLists.txt).
+//
+// Two switches, for comparison runs:
+//   POOLCHECK_LAWS_ONE_IN=N        the laws judge one input in N (default
+//                                  kLawsOneIn) besides the first of each
+//                                  outcome shape; 1: every input, as the
+//                                  targets did before the sample;
+//   POOLCHECK_FULL_CHECK_ONE_IN=N  the full check goes to one judged input in
+//                                  N (default kFullCheckOneIn); 1: every one.
+// Both at 1 check every input as `poolcheck repro` does (bench/fuzz_speed
+// makes its input sets so, free of any sample's bias).
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "fuzz/check_or_abort.hpp"
+
+namespace {
+
+std::uint32_t one_in(const char* variable, std::uint32_t by_default) {
+  const char* text = std::getenv(variable);
+  if (text == nullptr) return by_default;
+  const std::string_view value(text);
+  std::uint32_t n = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (error != std::errc() || end != value.data() + value.size() || n == 0) {
+    std::fprintf(stderr, "poolcheck: %s must be a whole number from 1 to 4294967295, got '%s'\n", variable, text);
+    std::exit(2);
+  }
+  return n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  auto& engine = poolcheck::fuzz::engine_checks();
+  engine.started = true;
+  engine.full_check_one_in = one_in("POOLCHECK_FULL_CHECK_ONE_IN", poolcheck::fuzz::kFullCheckOneIn);
+  if (const std::uint32_t n = one_in("POOLCHECK_LAWS_ONE_IN", poolcheck::fuzz::kLawsOneIn); n > 1)
+    engine.sample.emplace(n);
+  return 0;
+}
