@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <string_view>
 
 #include "fuzz/work_budget.hpp"
@@ -34,13 +33,21 @@ inline std::string_view as_bytes(const std::uint8_t* data, std::size_t size) {
 // A target that checks some laws on a sample of its inputs (work_budget.hpp).
 using DepthCheckFunction = laws::CheckResult (*)(std::string_view bytes, const laws::CheckDepth& how);
 
-// How an engine checks (engine_start.cpp sets it from the environment before
-// the first input). Not started, as in the replay drivers: every input gets
-// the check, with the full check as the target's CheckDepth says.
+// How an engine checks (engine_start.cpp sets it before the first input).
+// Not started, as in the replay drivers: every input gets the check, with the
+// full check as the target's CheckDepth says.
 struct EngineChecks {
   bool started = false;
-  std::optional<laws::LawSample> sample;  // none: the laws judge every input
-  std::uint32_t full_check_one_in = kFullCheckOneIn;
+  // The environment's choices, over the target's CheckDepth (0: the target's).
+  std::uint32_t laws_one_in = 0;
+  std::uint32_t full_check_one_in = 0;
+  laws::LawSample sample;
+
+  laws::CheckDepth applied_to(laws::CheckDepth how) const {
+    if (laws_one_in != 0) how.laws_one_in = laws_one_in;
+    if (full_check_one_in != 0) how.full_check_one_in = full_check_one_in;
+    return how;
+  }
 };
 
 inline EngineChecks& engine_checks() {
@@ -56,12 +63,12 @@ inline int check_or_abort(DepthCheckFunction check, DepthCheckFunction alone, co
   const std::string_view bytes = as_bytes(data, size);
   auto& engine = engine_checks();
   if (!engine.started) return abort_on_violation(check(bytes, how));
-  if (engine.sample) {
-    laws::CheckResult outcome = alone(bytes, how);
-    if (outcome.violations.empty() && !engine.sample->judges(bytes, outcome.outcome)) return abort_on_violation(outcome);
+  const laws::CheckDepth depth = engine.applied_to(how);
+  if (depth.laws_one_in > 1) {
+    laws::CheckResult outcome = alone(bytes, depth);
+    if (outcome.violations.empty() && !engine.sample.judges(bytes, outcome.outcome, depth.laws_one_in))
+      return abort_on_violation(outcome);
   }
-  laws::CheckDepth depth = how;
-  depth.full_check_one_in = engine.full_check_one_in;
   return abort_on_violation(check(bytes, depth));
 }
 

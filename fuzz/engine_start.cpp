@@ -5,12 +5,13 @@
 // the engines' executables only (fuzz/CMakeLists.txt).
 //
 // Two switches, for comparison runs:
-//   POOLCHECK_LAWS_ONE_IN=N        the laws judge one input in N (default
-//                                  kLawsOneIn) besides the first of each
-//                                  outcome shape; 1: every input, as the
-//                                  targets did before the sample;
+//   POOLCHECK_LAWS_ONE_IN=N        the laws judge one input in N besides the
+//                                  first of each outcome shape (default: the
+//                                  target's CheckDepth::laws_one_in); 1: every
+//                                  input, as the targets did before the sample;
 //   POOLCHECK_FULL_CHECK_ONE_IN=N  the full check goes to one judged input in
-//                                  N (default kFullCheckOneIn); 1: every one.
+//                                  N (default: the target's, kFullCheckOneIn);
+//                                  1: every one.
 // Both at 1 check every input as `poolcheck repro` does (bench/fuzz_speed
 // makes its input sets so, free of any sample's bias).
 #include <charconv>
@@ -22,9 +23,10 @@
 
 namespace {
 
-std::uint32_t one_in(const char* variable, std::uint32_t by_default) {
+// The whole number in `variable`, or 0 (the target's own) when it is unset.
+std::uint32_t one_in(const char* variable) {
   const char* text = std::getenv(variable);
-  if (text == nullptr) return by_default;
+  if (text == nullptr) return 0;
   const std::string_view value(text);
   std::uint32_t n = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -40,8 +42,7 @@ std::uint32_t one_in(const char* variable, std::uint32_t by_default) {
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   auto& engine = poolcheck::fuzz::engine_checks();
   engine.started = true;
-  engine.full_check_one_in = one_in("POOLCHECK_FULL_CHECK_ONE_IN", poolcheck::fuzz::kFullCheckOneIn);
-  if (const std::uint32_t n = one_in("POOLCHECK_LAWS_ONE_IN", poolcheck::fuzz::kLawsOneIn); n > 1)
-    engine.sample.emplace(n);
+  engine.laws_one_in = one_in("POOLCHECK_LAWS_ONE_IN");
+  engine.full_check_one_in = one_in("POOLCHECK_FULL_CHECK_ONE_IN");
   return 0;
 }

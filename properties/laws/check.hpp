@@ -53,12 +53,17 @@ struct CheckDepth {
   //   verify       the `poolcheck verify` command on the same bytes, and the
   //                wire round trip of the verified params.
   // With n > 1 only inputs whose hash is 0 mod n get it; every other law
-  // runs on every input. The choice follows from the bytes, so a finding
-  // reproduces, and `poolcheck repro` (n = 1) sees it too.
+  // runs on every input the check is given (under an engine, the inputs the
+  // law sample picks: law_sample.hpp). The choice follows from the bytes, so
+  // a finding reproduces, and `poolcheck repro` (n = 1) sees it too.
   std::uint32_t full_check_one_in = 1;
   // `token_types` only. > 0: its full check hands the commands the first this
   // many types (and their batch), not the whole list.
   std::size_t command_types_limit = 0;
+  // Under an engine only (fuzz/check_or_abort.hpp; the check functions do
+  // not read it): the laws judge the first input of each outcome shape and
+  // one in this many of the others (law_sample.hpp). 1: every input.
+  std::uint32_t laws_one_in = 1;
 };
 
 // The `poolcheck preprocess` envelope: bounded parse, pre-processing, every

@@ -111,9 +111,9 @@ std::uint64_t outcome_shape(const Json& outcome) {
   return h;
 }
 
-bool LawSample::judges(std::string_view bytes, const Json& outcome) {
+bool LawSample::judges(std::string_view bytes, const Json& outcome, std::uint32_t one_in) {
   // The bits above the full check's (CheckDepth::full_check_one_in reads the low ones).
-  const bool picked = one_in_ <= 1 || (sampling_hash(bytes) >> 8) % one_in_ == 0;
+  const bool picked = one_in <= 1 || (sampling_hash(bytes) >> 8) % one_in == 0;
   const bool first = seen_.size() < kMaxShapes && seen_.insert(outcome_shape(outcome)).second;
   return picked || first;
 }

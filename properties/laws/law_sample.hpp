@@ -30,19 +30,18 @@ std::uint32_t sampling_hash(std::string_view bytes);
 // first and last elements; the first 256 values only.
 std::uint64_t outcome_shape(const Json& outcome);
 
+// The shapes of the outcomes a process has met, and the choice they make.
 class LawSample {
  public:
-  explicit LawSample(std::uint32_t one_in) : one_in_(one_in) {}
   // Whether the laws judge the input `bytes`, whose law-free run answered
   // `outcome`: the first of its shape (until kMaxShapes shapes are known,
-  // so memory stays bounded), or picked by its hash.
-  bool judges(std::string_view bytes, const Json& outcome);
+  // so memory stays bounded), or picked by its hash, one in `one_in`.
+  bool judges(std::string_view bytes, const Json& outcome, std::uint32_t one_in);
   std::size_t shapes_seen() const { return seen_.size(); }
 
   static constexpr std::size_t kMaxShapes = std::size_t{1} << 16;
 
  private:
-  std::uint32_t one_in_;
   std::unordered_set<std::uint64_t> seen_;
 };
 

@@ -66,36 +66,36 @@ std::string unpicked(std::uint32_t n, int from = 0) {
 }
 
 TEST(LawSample, JudgesTheFirstOutcomeOfEachShapeAndThenOnlyWhatTheHashPicks) {
-  LawSample sample(1000);
+  LawSample sample;
   const std::string bytes = unpicked(1000);
-  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":1})")));
-  EXPECT_FALSE(sample.judges(bytes, parsed(R"({"k":2})")));
-  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":"s"})")));
+  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":1})"), 1000));
+  EXPECT_FALSE(sample.judges(bytes, parsed(R"({"k":2})"), 1000));
+  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":"s"})"), 1000));
   EXPECT_EQ(sample.shapes_seen(), 2u);
 }
 
 TEST(LawSample, TheHashPicksAboutOneInN) {
-  LawSample sample(16);
+  LawSample sample;
   const Json outcome = parsed(R"({"k":1})");
-  sample.judges("first", outcome);
+  sample.judges("first", outcome, 16);
   int judged = 0;
-  for (int i = 0; i < 16000; ++i) judged += sample.judges("input " + std::to_string(i), outcome);
+  for (int i = 0; i < 16000; ++i) judged += sample.judges("input " + std::to_string(i), outcome, 16);
   EXPECT_GT(judged, 800);
   EXPECT_LT(judged, 1200);
 }
 
 TEST(LawSample, OneInOneJudgesEveryInput) {
-  LawSample sample(1);
-  for (int i = 0; i < 100; ++i) EXPECT_TRUE(sample.judges("input " + std::to_string(i), parsed("{}")));
+  LawSample sample;
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(sample.judges("input " + std::to_string(i), parsed("{}"), 1));
 }
 
 TEST(LawSample, LearnsAtMostItsBoundOfShapes) {
-  LawSample sample(1u << 30);
-  const std::string bytes = unpicked(1u << 30);
+  LawSample sample;
+  const std::string bytes = unpicked(1u << 20);
   for (std::size_t i = 0; i < LawSample::kMaxShapes; ++i)
-    ASSERT_TRUE(sample.judges(bytes, Json{{"k" + std::to_string(i), 0}}));
+    ASSERT_TRUE(sample.judges(bytes, Json{{"k" + std::to_string(i), 0}}, 1u << 20));
   EXPECT_EQ(sample.shapes_seen(), LawSample::kMaxShapes);
-  EXPECT_FALSE(sample.judges(bytes, Json{{"one more", 0}}));
+  EXPECT_FALSE(sample.judges(bytes, Json{{"one more", 0}}, 1u << 20));
   EXPECT_EQ(sample.shapes_seen(), LawSample::kMaxShapes);
 }
 
@@ -141,7 +141,9 @@ CheckResult core_throws(std::string_view, const CheckDepth&) {
 }
 
 int run(poolcheck::fuzz::DepthCheckFunction alone, const std::string& bytes) {
-  return poolcheck::fuzz::check_or_abort(always_violated, alone, CheckDepth{},
+  CheckDepth how;
+  how.laws_one_in = 1000;
+  return poolcheck::fuzz::check_or_abort(always_violated, alone, how,
                                          reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
@@ -157,12 +159,26 @@ TEST_F(EngineChecks, WithoutAnEngineEveryInputIsChecked) {
 TEST_F(EngineChecks, UnderAnEngineOnlyTheSampleIsChecked) {
   auto& engine = poolcheck::fuzz::engine_checks();
   engine.started = true;
-  engine.sample.emplace(1000);
   const std::string bytes = unpicked(1000);
   EXPECT_DEATH(run(answers_one, bytes), "test-law");  // the first of its shape (in the child)
-  engine.sample->judges(bytes, Json(1));               // the same shape, met here in the parent
+  engine.sample.judges(bytes, Json(1), 1000);          // the same shape, met here in the parent
   EXPECT_EQ(run(answers_one, bytes), 0);
   EXPECT_DEATH(run(core_throws, bytes), "test-law");  // a core that threw is checked
+  engine.laws_one_in = 1;                              // POOLCHECK_LAWS_ONE_IN=1: every input
+  EXPECT_DEATH(run(answers_one, bytes), "test-law");
+}
+
+TEST_F(EngineChecks, TheEnvironmentsChoicesOverrideTheTargets) {
+  auto& engine = poolcheck::fuzz::engine_checks();
+  CheckDepth how;
+  how.laws_one_in = 16;
+  how.full_check_one_in = 8;
+  EXPECT_EQ(engine.applied_to(how).laws_one_in, 16u);
+  EXPECT_EQ(engine.applied_to(how).full_check_one_in, 8u);
+  engine.laws_one_in = 3;
+  engine.full_check_one_in = 1;
+  EXPECT_EQ(engine.applied_to(how).laws_one_in, 3u);
+  EXPECT_EQ(engine.applied_to(how).full_check_one_in, 1u);
 }
 
 }  // namespace
