@@ -56,18 +56,23 @@ inline EngineChecks& engine_checks() {
 }
 
 // Under an engine, `alone` (the core with no law) runs on every input and
-// `check` on those the law sample picks; an exception escaping the core is
+// `check` on those the law sample picks, with the full check on every input
+// whose outcome is the first of its shape; an exception escaping the core is
 // `alone`'s violation, so it is reported as the check would.
 inline int check_or_abort(DepthCheckFunction check, DepthCheckFunction alone, const laws::CheckDepth& how,
                           const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes = as_bytes(data, size);
   auto& engine = engine_checks();
   if (!engine.started) return abort_on_violation(check(bytes, how));
-  const laws::CheckDepth depth = engine.applied_to(how);
+  laws::CheckDepth depth = engine.applied_to(how);
   if (depth.laws_one_in > 1) {
     laws::CheckResult outcome = alone(bytes, depth);
-    if (outcome.violations.empty() && !engine.sample.judges(bytes, outcome.outcome, depth.laws_one_in))
-      return abort_on_violation(outcome);
+    if (outcome.violations.empty()) {
+      const laws::Judged judged = engine.sample.judges(bytes, outcome.outcome, depth.laws_one_in);
+      if (judged == laws::Judged::No) return abort_on_violation(outcome);
+      // A new kind of answer gets every law, the full check's re-runs among them.
+      if (judged == laws::Judged::FirstOfShape) depth.full_check_one_in = 1;
+    }
   }
   return abort_on_violation(check(bytes, depth));
 }

@@ -1,5 +1,6 @@
 #include "properties/laws/law_sample.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -44,6 +45,18 @@ void mix_message(std::uint64_t& h, std::string_view message) {
   mix(h, taken);
 }
 
+// A short word's text (an enum's literal, a task); of any other string, only
+// whether it is empty.
+void mix_string(std::uint64_t& h, std::string_view text) {
+  constexpr std::size_t kMaxWord = 24;
+  const bool word = !text.empty() && text.size() <= kMaxWord &&
+                    std::all_of(text.begin(), text.end(), [](unsigned char c) {
+                      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+                    });
+  if (word) mix_text(h, text);
+  else mix(h, text.empty());
+}
+
 // Zero, then a step for each 8 bits of magnitude.
 std::uint64_t size_class(std::uint64_t magnitude) { return (std::bit_width(magnitude) + 7) / 8; }
 
@@ -82,7 +95,7 @@ void mix_shape(std::uint64_t& h, const Json& value, std::string_view key, std::s
       break;
     case Json::value_t::string:
       if (key == "message") mix_message(h, value.get_ref<const std::string&>());
-      else mix(h, value.get_ref<const std::string&>().empty());
+      else mix_string(h, value.get_ref<const std::string&>());
       break;
     case Json::value_t::array:
       mix(h, std::bit_width(value.size()));
@@ -111,11 +124,14 @@ std::uint64_t outcome_shape(const Json& outcome) {
   return h;
 }
 
-bool LawSample::judges(std::string_view bytes, const Json& outcome, std::uint32_t one_in) {
+Judged LawSample::judges(std::string_view bytes, const Json& outcome, std::uint32_t one_in) {
   // The bits above the full check's (CheckDepth::full_check_one_in reads the low ones).
   const bool picked = one_in <= 1 || (sampling_hash(bytes) >> 8) % one_in == 0;
   const bool first = seen_.size() < kMaxShapes && seen_.insert(outcome_shape(outcome)).second;
-  return picked || first;
+  ++counts_.inputs;
+  counts_.first_of_shape += first;
+  counts_.picked_only += picked && !first;
+  return first ? Judged::FirstOfShape : picked ? Judged::PickedByHash : Judged::No;
 }
 
 }  // namespace poolcheck::laws

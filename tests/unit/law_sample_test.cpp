@@ -17,6 +17,7 @@ namespace {
 using poolcheck::Json;
 using poolcheck::laws::CheckDepth;
 using poolcheck::laws::CheckResult;
+using poolcheck::laws::Judged;
 using poolcheck::laws::LawSample;
 using poolcheck::laws::outcome_shape;
 
@@ -25,7 +26,7 @@ Json parsed(const char* text) { return Json::parse(text); }
 bool same_shape(const char* a, const char* b) { return outcome_shape(parsed(a)) == outcome_shape(parsed(b)); }
 
 TEST(OutcomeShape, KeepsKeysKindsAndSizeClassesNotValues) {
-  EXPECT_TRUE(same_shape(R"({"k":1,"s":"abc","l":[1,2,3]})", R"({"k":2,"s":"x","l":[7,8,9]})"));
+  EXPECT_TRUE(same_shape(R"({"k":1,"s":"a salt 1","l":[1,2,3]})", R"({"k":2,"s":"x-2","l":[7,8,9]})"));
   EXPECT_FALSE(same_shape(R"({"k":1})", R"({"k":300})"));       // another size class
   EXPECT_FALSE(same_shape(R"({"k":1})", R"({"k":-1})"));        // another sign
   EXPECT_FALSE(same_shape(R"({"k":1})", R"({"k":1.5})"));       // another kind
@@ -36,6 +37,15 @@ TEST(OutcomeShape, KeepsKeysKindsAndSizeClassesNotValues) {
   EXPECT_FALSE(same_shape(R"({"a":true})", R"({"a":false})"));
 }
 
+TEST(OutcomeShape, AShortWordIsItsText) {
+  EXPECT_FALSE(same_shape(R"({"task":"embed"})", R"({"task":"classify"})"));
+  EXPECT_FALSE(same_shape(R"({"side":"left"})", R"({"side":"right"})"));
+  // Digits, spaces and length make a value, not a word.
+  EXPECT_TRUE(same_shape(R"({"salt":"abc1"})", R"({"salt":"xyz2"})"));
+  EXPECT_TRUE(same_shape(R"({"salt":"two words"})", R"({"salt":"three more words"})"));
+  EXPECT_TRUE(same_shape(R"({"salt":"abcdefghijklmnopqrstuvwxyz"})", R"({"salt":"zyxwvutsrqponmlkjihgfedcba"})"));
+}
+
 TEST(OutcomeShape, AnErrorMessageIsItsTextUpToTheInputsOwnValues) {
   EXPECT_TRUE(same_shape(R"({"message":"request.queries[3]: Input should be a valid string"})",
                          R"({"message":"request.queries[12]: Input should be a valid string"})"));
@@ -43,7 +53,7 @@ TEST(OutcomeShape, AnErrorMessageIsItsTextUpToTheInputsOwnValues) {
   EXPECT_FALSE(same_shape(R"({"message":"request.top_n: Input should be a valid integer"})",
                           R"({"message":"request.top_n: Input should be a valid boolean"})"));
   // Only a message reads its text.
-  EXPECT_TRUE(same_shape(R"({"detail":"one text"})", R"({"detail":"another"})"));
+  EXPECT_TRUE(same_shape(R"({"detail":"one text"})", R"({"detail":"another text"})"));
 }
 
 TEST(OutcomeShape, ReadsAtMostItsBudgetOfValues) {
@@ -68,9 +78,9 @@ std::string unpicked(std::uint32_t n, int from = 0) {
 TEST(LawSample, JudgesTheFirstOutcomeOfEachShapeAndThenOnlyWhatTheHashPicks) {
   LawSample sample;
   const std::string bytes = unpicked(1000);
-  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":1})"), 1000));
-  EXPECT_FALSE(sample.judges(bytes, parsed(R"({"k":2})"), 1000));
-  EXPECT_TRUE(sample.judges(bytes, parsed(R"({"k":"s"})"), 1000));
+  EXPECT_EQ(sample.judges(bytes, parsed(R"({"k":1})"), 1000), Judged::FirstOfShape);
+  EXPECT_EQ(sample.judges(bytes, parsed(R"({"k":2})"), 1000), Judged::No);
+  EXPECT_EQ(sample.judges(bytes, parsed(R"({"k":"s"})"), 1000), Judged::FirstOfShape);
   EXPECT_EQ(sample.shapes_seen(), 2u);
 }
 
@@ -79,23 +89,26 @@ TEST(LawSample, TheHashPicksAboutOneInN) {
   const Json outcome = parsed(R"({"k":1})");
   sample.judges("first", outcome, 16);
   int judged = 0;
-  for (int i = 0; i < 16000; ++i) judged += sample.judges("input " + std::to_string(i), outcome, 16);
+  for (int i = 0; i < 16000; ++i)
+    judged += sample.judges("input " + std::to_string(i), outcome, 16) == Judged::PickedByHash;
   EXPECT_GT(judged, 800);
   EXPECT_LT(judged, 1200);
 }
 
 TEST(LawSample, OneInOneJudgesEveryInput) {
   LawSample sample;
-  for (int i = 0; i < 100; ++i) EXPECT_TRUE(sample.judges("input " + std::to_string(i), parsed("{}"), 1));
+  sample.judges("first", parsed("{}"), 1);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(sample.judges("input " + std::to_string(i), parsed("{}"), 1), Judged::PickedByHash);
 }
 
 TEST(LawSample, LearnsAtMostItsBoundOfShapes) {
   LawSample sample;
   const std::string bytes = unpicked(1u << 20);
   for (std::size_t i = 0; i < LawSample::kMaxShapes; ++i)
-    ASSERT_TRUE(sample.judges(bytes, Json{{"k" + std::to_string(i), 0}}, 1u << 20));
+    ASSERT_EQ(sample.judges(bytes, Json{{"k" + std::to_string(i), 0}}, 1u << 20), Judged::FirstOfShape);
   EXPECT_EQ(sample.shapes_seen(), LawSample::kMaxShapes);
-  EXPECT_FALSE(sample.judges(bytes, Json{{"one more", 0}}, 1u << 20));
+  EXPECT_EQ(sample.judges(bytes, Json{{"one more", 0}}, 1u << 20), Judged::No);
   EXPECT_EQ(sample.shapes_seen(), LawSample::kMaxShapes);
 }
 
@@ -166,6 +179,28 @@ TEST_F(EngineChecks, UnderAnEngineOnlyTheSampleIsChecked) {
   EXPECT_DEATH(run(core_throws, bytes), "test-law");  // a core that threw is checked
   engine.laws_one_in = 1;                              // POOLCHECK_LAWS_ONE_IN=1: every input
   EXPECT_DEATH(run(answers_one, bytes), "test-law");
+}
+
+// The check it was handed: aborts when the full check is on for this input.
+CheckResult full_check_violated(std::string_view, const CheckDepth& how) {
+  if (how.full_check_one_in == 1) return {{{"full-check", "the full check ran"}}, true, 1};
+  return {{}, true, 1};
+}
+
+TEST_F(EngineChecks, TheFirstOfAShapeGetsTheFullCheckAndAPickedInputItsTargets) {
+  auto& engine = poolcheck::fuzz::engine_checks();
+  engine.started = true;
+  CheckDepth how;
+  how.laws_one_in = 1;  // every input picked: judged, but by the hash
+  how.full_check_one_in = 8;
+  const std::string bytes = unpicked(1000);
+  auto run_full = [&] {
+    return poolcheck::fuzz::check_or_abort(full_check_violated, answers_one, how,
+                                           reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  };
+  EXPECT_EQ(run_full(), 0);
+  how.laws_one_in = 1000;
+  EXPECT_DEATH(run_full(), "full-check");  // the first of its shape (in the child)
 }
 
 TEST_F(EngineChecks, TheEnvironmentsChoicesOverrideTheTargets) {
