@@ -45,7 +45,7 @@ bool decode(std::string_view bytes) {
   if constexpr (kDecoding == Decoding::Preprocess)
     return poolcheck::laws::request_outcome(bytes, poolcheck::fuzz::kRequestTargetCheck).accepted;
   if constexpr (kDecoding == Decoding::Verify)
-    return poolcheck::laws::verify_outcome(bytes, poolcheck::fuzz::kCommandsTargetCheck).accepted;
+    return poolcheck::laws::verify_outcome(bytes, poolcheck::fuzz::kVerifyTargetCheck).accepted;
 }
 
 }  // namespace

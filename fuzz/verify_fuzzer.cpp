@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return poolcheck::fuzz::check_or_abort(poolcheck::laws::check_verify_input, poolcheck::laws::verify_outcome,
-                                         poolcheck::fuzz::kCommandsTargetCheck, data, size);
+                                         poolcheck::fuzz::kVerifyTargetCheck, data, size);
 }
 
 extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,

@@ -48,9 +48,10 @@
 // --core-only: Fuzzing.md, "Session of 2026-12-07 (eleventh)"), and no cut of
 // one law moves that. So under an engine the core runs on every input, which
 // is what libFuzzer's coverage and the sanitizers see, and the laws judge an
-// input when its outcome has a shape the process has not met, or when its hash
-// picks it, one in kLawsOneIn (laws::LawSample; the full check then still goes
-// to one in kFullCheckOneIn of those). A new kind of answer, a new error
+// input when its outcome has a shape the process has not met (then with the
+// full check too), or when its hash picks it, one in kLawsOneIn
+// (laws::LawSample; the full check then still goes to one in kFullCheckOneIn
+// of those). A new kind of answer, a new error
 // message or a new field, an array or number of a new size class, is judged
 // the first time it appears; a slip that leaves the shape as it was (a wrong
 // value where a right one of the same kind was due) is judged on one input in
@@ -59,9 +60,15 @@
 // finding replayed alone is the first of its shape, so it reproduces.
 // token_types samples one input in kTokenTypesLawsOneIn: its core is a single
 // pass over a list, its laws a worker batch, packing and, on the full check,
-// three commands' JSON, so at 1 in 16 the sample was still four fifths of
-// its time (bench/fuzz_speed, Fuzzing.md), and its catalogued mutants are met
-// within a dozen executions, in the seeds' own pass.
+// three commands' JSON, so at 1 in 16 the check on the sample was still 89%
+// of the target's own time (perf, Fuzzing.md), and its catalogued mutants are met
+// within a dozen executions, in the seeds' own pass. verify samples one in
+// kVerifyLawsOneIn: a classify request handed the pooler's default dimensions
+// (`verify-dimensions-on-classify`) is refused with a message other inputs
+// already gave, so only the hash picks it, and at one in 16 one libFuzzer seed
+// in three met it within 60 s (Fuzzing.md, "Session of 2026-12-07
+// (thirteenth)"). A new kind of answer gets the full check whatever the rate
+// (check_or_abort.hpp).
 #include <cstddef>
 #include <cstdint>
 
@@ -73,9 +80,11 @@ using laws::kPaddedTokenBudget;
 inline constexpr std::uint32_t kFullCheckOneIn = 8;
 inline constexpr std::uint32_t kLawsOneIn = 16;
 inline constexpr std::uint32_t kTokenTypesLawsOneIn = 64;
+inline constexpr std::uint32_t kVerifyLawsOneIn = 8;
 
 inline constexpr laws::CheckDepth kRequestTargetCheck{kPaddedTokenBudget, kFullCheckOneIn, 0, kLawsOneIn};
 inline constexpr laws::CheckDepth kCommandsTargetCheck{0, kFullCheckOneIn, 0, kLawsOneIn};
+inline constexpr laws::CheckDepth kVerifyTargetCheck{0, kFullCheckOneIn, 0, kVerifyLawsOneIn};
 inline constexpr std::size_t kCommandTypesLimit = 64;
 inline constexpr laws::CheckDepth kTokenTypesTargetCheck{0, kFullCheckOneIn, kCommandTypesLimit, kTokenTypesLawsOneIn};
 

@@ -128,7 +128,7 @@ TEST(TargetOutcomes, AreTheChecksAnswersWithoutItsLaws) {
       {"request", check_request_input, request_outcome, poolcheck::fuzz::kRequestTargetCheck},
       {"params_wire", check_params_wire_input, params_wire_outcome, poolcheck::fuzz::kCommandsTargetCheck},
       {"token_types", check_token_types_input, token_types_outcome, poolcheck::fuzz::kTokenTypesTargetCheck},
-      {"verify", check_verify_input, verify_outcome, poolcheck::fuzz::kCommandsTargetCheck},
+      {"verify", check_verify_input, verify_outcome, poolcheck::fuzz::kVerifyTargetCheck},
   };
   for (const Pair& pair : pairs) {
     const auto seeds = seeds_of(pair.target);
