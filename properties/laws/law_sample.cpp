@@ -21,11 +21,14 @@ namespace {
 
 void mix(std::uint64_t& h, std::uint64_t value) { h ^= value + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); }
 
+// FNV-1a's step, a byte at a time.
+void mix_byte(std::uint64_t& h, unsigned char c) {
+  h ^= c;
+  h *= 0x100000001B3ull;
+}
+
 void mix_text(std::uint64_t& h, std::string_view text) {
-  for (const unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001B3ull;
-  }
+  for (const unsigned char c : text) mix_byte(h, c);
   mix(h, text.size());
 }
 
@@ -38,8 +41,7 @@ void mix_message(std::uint64_t& h, std::string_view message) {
   for (const unsigned char c : message) {
     if (c == '\'' || c == '"' || taken == kMaxTemplate) break;
     if (c >= '0' && c <= '9') continue;
-    h ^= c;
-    h *= 0x100000001B3ull;
+    mix_byte(h, c);
     ++taken;
   }
   mix(h, taken);
