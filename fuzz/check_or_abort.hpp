@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "fuzz/work_budget.hpp"
 #include "properties/laws/check.hpp"
 #include "properties/laws/law_sample.hpp"
 

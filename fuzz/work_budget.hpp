@@ -67,8 +67,9 @@
 // (`verify-dimensions-on-classify`) is refused with a message other inputs
 // already gave, so only the hash picks it, and at one in 16 one libFuzzer seed
 // in three met it within 60 s (Fuzzing.md, "Session of 2026-12-07
-// (thirteenth)"). A new kind of answer gets the full check whatever the rate
-// (check_or_abort.hpp).
+// (thirteenth)"). An input the laws judge runs the core twice, alone and
+// then in the check, which keeps its own copies from before the core ran
+// (nothing-mutated); that is paid on the judged inputs only.
 #include <cstddef>
 #include <cstdint>
 

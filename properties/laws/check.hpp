@@ -88,7 +88,8 @@ CheckResult check_verify_input(std::string_view bytes, const CheckDepth& how);
 // on the same bytes and budget (CheckResult's accepted, outcome and
 // over_budget are the check's; an exception escaping the core is the one
 // violation). A fuzz target runs it on every input and the check on a sample
-// (law_sample.hpp); the floor of bench/fuzz_speed --core-only is request's.
+// (law_sample.hpp); the floors of bench/fuzz_speed --core-only are request's
+// and verify's.
 CheckResult request_outcome(std::string_view bytes, const CheckDepth& how);
 CheckResult params_wire_outcome(std::string_view bytes, const CheckDepth& how);
 CheckResult token_types_outcome(std::string_view bytes, const CheckDepth& how);
